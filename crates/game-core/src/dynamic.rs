@@ -1,0 +1,248 @@
+//! The object-safe JSON face of a game, so the server and tools can hold any game behind one
+//! interface, and the catalog entry that creates such games.
+
+use crate::game::{Audience, Game, GameEvent, Outcome, RuleError, SetupError};
+use crate::hash::{state_hash, StateHash};
+use crate::rng::Seed;
+use crate::seat::{Seat, SeatNames, Viewer};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::marker::PhantomData;
+
+/// What the catalog says about a game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameInfo {
+    /// Stable id, e.g. `"knights-templar"`.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Fewest players.
+    pub min_players: usize,
+    /// Most players.
+    pub max_players: usize,
+    /// The options a lobby can set.
+    pub options: Vec<OptionSpec>,
+    /// The options a lobby starts with.
+    pub default_options: Value,
+    /// The engine's version; a log records it, since a seed fixes shuffles only within one version.
+    pub engine_version: String,
+}
+
+/// One option a lobby can set.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OptionSpec {
+    /// The JSON key in the options object.
+    pub key: String,
+    /// A short label for a form.
+    pub label: String,
+    /// What it does, and when it is allowed.
+    pub help: String,
+    /// Its type and default.
+    pub kind: OptionKind,
+}
+
+/// The type of an option, with its default.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum OptionKind {
+    /// On or off.
+    Bool {
+        /// The default.
+        default: bool,
+    },
+    /// One of several strings.
+    Choice {
+        /// The allowed values.
+        choices: Vec<String>,
+        /// The default.
+        default: String,
+    },
+}
+
+/// An event as JSON, with its audience and its text.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DynEvent {
+    /// Who may see it.
+    pub audience: Audience,
+    /// The event as the engine reports it.
+    pub data: Value,
+    /// The event as a sentence.
+    pub text: String,
+}
+
+/// Any game behind one JSON interface.
+pub trait DynGame: Send + Sync {
+    /// The catalog id of the game.
+    fn game_id(&self) -> &'static str;
+    /// The number of players.
+    fn players(&self) -> usize;
+    /// The seats the game waits for.
+    fn to_act(&self) -> Vec<Seat>;
+    /// The legal actions of `seat`, as JSON.
+    fn legal_actions(&self, seat: Seat) -> Vec<Value>;
+    /// Applies a JSON action; events are rendered with `names`.
+    ///
+    /// # Errors
+    /// [`RuleError::MalformedAction`] if the JSON is not an action of this game, otherwise the
+    /// engine's rejection. The state is unchanged on error.
+    fn apply(&mut self, seat: Seat, action: &Value, names: &SeatNames) -> Result<Vec<DynEvent>, RuleError>;
+    /// What `viewer` may see, as JSON.
+    fn view(&self, viewer: Viewer) -> Value;
+    /// The result, once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+    /// The hash of the full state.
+    fn state_hash(&self) -> StateHash;
+    /// The full state as JSON (secret: for the engine driver and debugging, never for players).
+    fn state(&self) -> Value;
+    /// What setup did, for the game log.
+    fn setup_events(&self, names: &SeatNames) -> Vec<DynEvent>;
+    /// A boxed copy.
+    fn clone_box(&self) -> Box<dyn DynGame>;
+}
+
+impl Clone for Box<dyn DynGame> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+fn dyn_events<E: GameEvent>(events: Vec<crate::game::Event<E>>, names: &SeatNames) -> Vec<DynEvent> {
+    events
+        .into_iter()
+        .map(|e| DynEvent {
+            text: e.event.describe(names),
+            data: serde_json::to_value(&e.event).unwrap_or(Value::Null),
+            audience: e.audience,
+        })
+        .collect()
+}
+
+/// Wraps a typed game as a [`DynGame`].
+#[derive(Clone, Debug)]
+pub struct Wrapped<G: Game>(pub G);
+
+impl<G: Game> DynGame for Wrapped<G> {
+    fn game_id(&self) -> &'static str {
+        G::ID
+    }
+
+    fn players(&self) -> usize {
+        self.0.players()
+    }
+
+    fn to_act(&self) -> Vec<Seat> {
+        self.0.to_act()
+    }
+
+    fn legal_actions(&self, seat: Seat) -> Vec<Value> {
+        self.0
+            .legal_actions(seat)
+            .iter()
+            .filter_map(|a| serde_json::to_value(a).ok())
+            .collect()
+    }
+
+    fn apply(&mut self, seat: Seat, action: &Value, names: &SeatNames) -> Result<Vec<DynEvent>, RuleError> {
+        let action: G::Action = serde_json::from_value(action.clone())
+            .map_err(|e| RuleError::MalformedAction { reason: e.to_string() })?;
+        let events = self.0.apply(seat, &action)?;
+        Ok(dyn_events(events, names))
+    }
+
+    fn view(&self, viewer: Viewer) -> Value {
+        serde_json::to_value(self.0.view(viewer)).unwrap_or(Value::Null)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.0.outcome()
+    }
+
+    fn state_hash(&self) -> StateHash {
+        state_hash(&self.0)
+    }
+
+    fn state(&self) -> Value {
+        serde_json::to_value(&self.0).unwrap_or(Value::Null)
+    }
+
+    fn setup_events(&self, names: &SeatNames) -> Vec<DynEvent> {
+        dyn_events(self.0.setup_events(), names)
+    }
+
+    fn clone_box(&self) -> Box<dyn DynGame> {
+        Box::new(self.clone())
+    }
+}
+
+/// A catalog entry: describes a game and creates instances of it.
+pub trait GameDescriptor: Send + Sync {
+    /// What the catalog says about the game.
+    fn info(&self) -> GameInfo;
+
+    /// Parses and validates options given as JSON (missing keys take their defaults).
+    ///
+    /// # Errors
+    /// [`SetupError::InvalidOptions`] for unknown keys or wrong types.
+    fn normalize_options(&self, options: &Value) -> Result<Value, SetupError>;
+
+    /// Sets up a new game.
+    ///
+    /// # Errors
+    /// [`SetupError`] for a bad player count or options.
+    fn create(&self, players: usize, options: &Value, seed: Seed) -> Result<Box<dyn DynGame>, SetupError>;
+
+    /// Rebuilds a game from a full state previously returned by [`DynGame::state`].
+    ///
+    /// # Errors
+    /// [`SetupError::InvalidOptions`] if the JSON is not a state of this game.
+    fn restore(&self, state: &Value) -> Result<Box<dyn DynGame>, SetupError>;
+}
+
+/// The catalog entry of a typed game `G`.
+pub struct Descriptor<G: Game> {
+    version: &'static str,
+    _game: PhantomData<fn() -> G>,
+}
+
+impl<G: Game> Descriptor<G> {
+    /// The entry for `G`, whose crate has version `version` (pass `env!("CARGO_PKG_VERSION")`).
+    pub const fn new(version: &'static str) -> Self {
+        Descriptor { version, _game: PhantomData }
+    }
+
+    fn parse_options(options: &Value) -> Result<G::Options, SetupError> {
+        let options = if options.is_null() { Value::Object(Default::default()) } else { options.clone() };
+        serde_json::from_value(options).map_err(|e| SetupError::InvalidOptions { reason: e.to_string() })
+    }
+}
+
+impl<G: Game> GameDescriptor for Descriptor<G> {
+    fn info(&self) -> GameInfo {
+        GameInfo {
+            id: G::ID.to_string(),
+            name: G::NAME.to_string(),
+            min_players: G::MIN_PLAYERS,
+            max_players: G::MAX_PLAYERS,
+            options: G::option_specs(),
+            default_options: serde_json::to_value(G::Options::default()).unwrap_or(Value::Null),
+            engine_version: self.version.to_string(),
+        }
+    }
+
+    fn normalize_options(&self, options: &Value) -> Result<Value, SetupError> {
+        let parsed = Self::parse_options(options)?;
+        serde_json::to_value(parsed).map_err(|e| SetupError::InvalidOptions { reason: e.to_string() })
+    }
+
+    fn create(&self, players: usize, options: &Value, seed: Seed) -> Result<Box<dyn DynGame>, SetupError> {
+        SetupError::check_players::<G>(players)?;
+        let options = Self::parse_options(options)?;
+        Ok(Box::new(Wrapped(G::setup(players, &options, seed)?)))
+    }
+
+    fn restore(&self, state: &Value) -> Result<Box<dyn DynGame>, SetupError> {
+        let game: G = serde_json::from_value(state.clone())
+            .map_err(|e| SetupError::InvalidOptions { reason: format!("not a saved {} state: {e}", G::ID) })?;
+        Ok(Box::new(Wrapped(game)))
+    }
+}

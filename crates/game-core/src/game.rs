@@ -1,0 +1,326 @@
+//! The game contract: setup, who acts, legal actions, apply, views, events and the outcome.
+
+use crate::rng::{GameRng, Seed};
+use crate::seat::{Seat, SeatNames, Viewer};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::fmt::Debug;
+
+/// A game engine: a pure, deterministic value that moves from one decision point to the next.
+///
+/// The engine never waits, reads a clock or does I/O. All randomness comes from a [`GameRng`]
+/// stored inside the state. Anything [`Game::legal_actions`] lists must apply; anything it does
+/// not list must be rejected by [`Game::apply`] without changing the state.
+pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'static {
+    /// The options a table chooses before the game starts.
+    type Options: Clone + Debug + Default + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    /// One small step a player can take.
+    type Action: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    /// What one viewer may see; every hidden thing removed.
+    type View: Clone + Debug + PartialEq + Serialize;
+    /// Something that happened, for the game log.
+    type Event: GameEvent;
+
+    /// The stable id of this game in the catalog, e.g. `"knights-templar"`.
+    const ID: &'static str;
+    /// The game's display name.
+    const NAME: &'static str;
+    /// The fewest players the game supports.
+    const MIN_PLAYERS: usize;
+    /// The most players the game supports.
+    const MAX_PLAYERS: usize;
+
+    /// The options a lobby can set, with their defaults, for the catalog.
+    fn option_specs() -> Vec<crate::dynamic::OptionSpec> {
+        Vec::new()
+    }
+
+    /// Sets up a game and plays every automatic step up to the first decision point.
+    ///
+    /// # Errors
+    /// [`SetupError`] for an unsupported player count or options that do not fit it.
+    fn setup(players: usize, options: &Self::Options, seed: Seed) -> Result<Self, SetupError>;
+
+    /// What setup did, for the game log (e.g. a public draw deciding the first player).
+    fn setup_events(&self) -> Vec<Event<Self::Event>> {
+        Vec::new()
+    }
+
+    /// The number of players at the table.
+    fn players(&self) -> usize;
+
+    /// The seats whose input the game is waiting for now; empty once the game is over.
+    fn to_act(&self) -> Vec<Seat>;
+
+    /// The complete list of what `seat` may do now; empty if it is not waited for.
+    fn legal_actions(&self, seat: Seat) -> Vec<Self::Action>;
+
+    /// Validates and applies one action, then plays every automatic step that follows.
+    ///
+    /// # Errors
+    /// A [`RuleError`] if the action is not legal for `seat` now; the state is then unchanged.
+    fn apply(&mut self, seat: Seat, action: &Self::Action) -> Result<Vec<Event<Self::Event>>, RuleError>;
+
+    /// What `viewer` may see.
+    fn view(&self, viewer: Viewer) -> Self::View;
+
+    /// `None` while the game runs; the result once it has ended.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// A copy of this state in which everything `viewer` cannot see has been re-drawn at random
+    /// (other hands, deck order, face-down cards, the RNG), consistently with what it can see.
+    /// Used by the view non-interference test: the viewer's view must not change.
+    fn scramble_hidden(&self, viewer: Viewer, rng: &mut GameRng) -> Self;
+}
+
+/// An event type: serialisable for clients, and readable as a line of the game log.
+pub trait GameEvent: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync {
+    /// The event as a sentence, with seats named by `names`.
+    fn describe(&self, names: &SeatNames) -> String;
+}
+
+/// Who may see an event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "to", content = "seats")]
+pub enum Audience {
+    /// Every player and spectator.
+    All,
+    /// Only these seats.
+    Only(Vec<Seat>),
+}
+
+impl Audience {
+    /// Whether `viewer` may see an event with this audience.
+    pub fn includes(&self, viewer: Viewer) -> bool {
+        match (self, viewer) {
+            (Audience::All, _) => true,
+            (Audience::Only(seats), Viewer::Seat(s)) => seats.contains(&s),
+            (Audience::Only(_), Viewer::Spectator) => false,
+        }
+    }
+}
+
+/// Something that happened, and who may see it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Event<E> {
+    /// Who may see it.
+    pub audience: Audience,
+    /// What happened.
+    pub event: E,
+}
+
+impl<E> Event<E> {
+    /// An event everyone may see.
+    pub fn public(event: E) -> Self {
+        Event { audience: Audience::All, event }
+    }
+
+    /// An event only `seat` may see.
+    pub fn private(seat: Seat, event: E) -> Self {
+        Event { audience: Audience::Only(vec![seat]), event }
+    }
+}
+
+/// The result of a finished game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// Final score per seat.
+    pub scores: Vec<i64>,
+    /// Rank per seat: 1 for the winners; equal ranks for players the tie-break could not separate.
+    pub ranks: Vec<u32>,
+    /// The winning seats (several when the win is shared).
+    pub winners: Vec<Seat>,
+    /// The rule that decided ties, if one was needed.
+    pub tie_break: Option<String>,
+    /// The scoring breakdown, one line per scoring category.
+    pub breakdown: Vec<ScoreLine>,
+}
+
+impl Outcome {
+    /// An outcome where higher scores rank higher, equal scores share a rank, and the best share the win.
+    pub fn from_scores(scores: Vec<i64>, breakdown: Vec<ScoreLine>) -> Outcome {
+        let keys: Vec<Vec<i64>> = scores.iter().map(|s| vec![*s]).collect();
+        Outcome::from_keys(scores, &keys, breakdown, None)
+    }
+
+    /// An outcome ranked by `keys` compared lexicographically (score first, then tie-breaks);
+    /// seats with equal keys share a rank, and all seats with the best key win.
+    pub fn from_keys(
+        scores: Vec<i64>,
+        keys: &[Vec<i64>],
+        breakdown: Vec<ScoreLine>,
+        tie_break: Option<String>,
+    ) -> Outcome {
+        let ranks: Vec<u32> = keys
+            .iter()
+            .map(|k| 1 + keys.iter().filter(|other| *other > k).count() as u32)
+            .collect();
+        let winners = ranks
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| **r == 1)
+            .map(|(i, _)| Seat(i as u8))
+            .collect();
+        Outcome { scores, ranks, winners, tie_break, breakdown }
+    }
+}
+
+/// One scoring category with each seat's points in it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScoreLine {
+    /// What the points are for.
+    pub label: String,
+    /// Points per seat.
+    pub points: Vec<i64>,
+}
+
+impl ScoreLine {
+    /// A category named `label` with `points` per seat.
+    pub fn new(label: impl Into<String>, points: Vec<i64>) -> Self {
+        ScoreLine { label: label.into(), points }
+    }
+}
+
+/// Why an action was rejected. The state is always left unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum RuleError {
+    /// The game has ended.
+    #[error("the game is over")]
+    GameOver,
+    /// There is no such seat at this table.
+    #[error("there is no seat {seat} at this table")]
+    NoSuchSeat {
+        /// The seat named.
+        seat: Seat,
+    },
+    /// The game is not waiting for this seat.
+    #[error("it is not {seat}'s turn")]
+    NotYourTurn {
+        /// The seat that tried to act.
+        seat: Seat,
+    },
+    /// The action is well-formed but not among the seat's legal actions now.
+    #[error("that action is not legal now: {action}")]
+    IllegalAction {
+        /// The action, as JSON.
+        action: String,
+    },
+    /// The action could not be read as an action of this game.
+    #[error("that is not an action of this game: {reason}")]
+    MalformedAction {
+        /// What was wrong with it.
+        reason: String,
+    },
+}
+
+impl RuleError {
+    /// The stable, namespaced error code clients see (`rule/...`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            RuleError::GameOver => "rule/game_over",
+            RuleError::NoSuchSeat { .. } => "rule/no_such_seat",
+            RuleError::NotYourTurn { .. } => "rule/not_your_turn",
+            RuleError::IllegalAction { .. } => "rule/illegal_action",
+            RuleError::MalformedAction { .. } => "rule/malformed_action",
+        }
+    }
+
+    /// The usual validation every engine starts `apply` with: the game runs, the seat exists and
+    /// is waited for, and the action is in its legal list.
+    ///
+    /// # Errors
+    /// The matching [`RuleError`] when any of those fails.
+    pub fn check<G: Game>(game: &G, seat: Seat, action: &G::Action) -> Result<(), RuleError> {
+        if game.outcome().is_some() {
+            return Err(RuleError::GameOver);
+        }
+        if seat.index() >= game.players() {
+            return Err(RuleError::NoSuchSeat { seat });
+        }
+        if !game.to_act().contains(&seat) {
+            return Err(RuleError::NotYourTurn { seat });
+        }
+        if !game.legal_actions(seat).contains(action) {
+            return Err(RuleError::IllegalAction {
+                action: serde_json::to_string(action).unwrap_or_else(|_| format!("{action:?}")),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Why a game could not be set up.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum SetupError {
+    /// The player count is outside the game's range.
+    #[error("{game} is for {min} to {max} players, not {players}")]
+    PlayerCount {
+        /// The game id.
+        game: String,
+        /// The count asked for.
+        players: usize,
+        /// The fewest supported.
+        min: usize,
+        /// The most supported.
+        max: usize,
+    },
+    /// The options are malformed or do not fit the player count.
+    #[error("invalid options: {reason}")]
+    InvalidOptions {
+        /// What was wrong.
+        reason: String,
+    },
+}
+
+impl SetupError {
+    /// The stable, namespaced error code clients see.
+    pub fn code(&self) -> &'static str {
+        match self {
+            SetupError::PlayerCount { .. } => "game/bad_player_count",
+            SetupError::InvalidOptions { .. } => "game/invalid_options",
+        }
+    }
+
+    /// Checks `players` against the range of `G`.
+    ///
+    /// # Errors
+    /// [`SetupError::PlayerCount`] when it is outside.
+    pub fn check_players<G: Game>(players: usize) -> Result<(), SetupError> {
+        if (G::MIN_PLAYERS..=G::MAX_PLAYERS).contains(&players) {
+            Ok(())
+        } else {
+            Err(SetupError::PlayerCount {
+                game: G::ID.to_string(),
+                players,
+                min: G::MIN_PLAYERS,
+                max: G::MAX_PLAYERS,
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcome_ranks_share_places_and_winners() {
+        let o = Outcome::from_scores(vec![5, 7, 7, 1], vec![]);
+        assert_eq!(o.ranks, vec![3, 1, 1, 4]);
+        assert_eq!(o.winners, vec![Seat(1), Seat(2)]);
+        let keyed = Outcome::from_keys(vec![7, 7], &[vec![7, 2], vec![7, 3]], vec![], Some("coins".into()));
+        assert_eq!(keyed.winners, vec![Seat(1)]);
+        assert_eq!(keyed.ranks, vec![2, 1]);
+    }
+
+    #[test]
+    fn audiences_include_the_right_viewers() {
+        assert!(Audience::All.includes(Viewer::Spectator));
+        let only = Audience::Only(vec![Seat(1)]);
+        assert!(only.includes(Viewer::Seat(Seat(1))));
+        assert!(!only.includes(Viewer::Seat(Seat(0))));
+        assert!(!only.includes(Viewer::Spectator));
+    }
+}
