@@ -135,16 +135,12 @@ impl<G: Game> DynGame for Wrapped<G> {
     }
 
     fn legal_actions(&self, seat: Seat) -> Vec<Value> {
-        self.0
-            .legal_actions(seat)
-            .iter()
-            .filter_map(|a| serde_json::to_value(a).ok())
-            .collect()
+        self.0.legal_actions(seat).iter().filter_map(|a| serde_json::to_value(a).ok()).collect()
     }
 
     fn apply(&mut self, seat: Seat, action: &Value, names: &SeatNames) -> Result<Vec<DynEvent>, RuleError> {
-        let action: G::Action = serde_json::from_value(action.clone())
-            .map_err(|e| RuleError::MalformedAction { reason: e.to_string() })?;
+        let action: G::Action =
+            serde_json::from_value(action.clone()).map_err(|e| RuleError::MalformedAction { reason: e.to_string() })?;
         let events = self.0.apply(seat, &action)?;
         Ok(dyn_events(events, names))
     }

@@ -151,16 +151,8 @@ impl Outcome {
         breakdown: Vec<ScoreLine>,
         tie_break: Option<String>,
     ) -> Outcome {
-        let ranks: Vec<u32> = keys
-            .iter()
-            .map(|k| 1 + keys.iter().filter(|other| *other > k).count() as u32)
-            .collect();
-        let winners = ranks
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| **r == 1)
-            .map(|(i, _)| Seat(i as u8))
-            .collect();
+        let ranks: Vec<u32> = keys.iter().map(|k| 1 + keys.iter().filter(|other| *other > k).count() as u32).collect();
+        let winners = ranks.iter().enumerate().filter(|(_, r)| **r == 1).map(|(i, _)| Seat(i as u8)).collect();
         Outcome { scores, ranks, winners, tie_break, breakdown }
     }
 }
@@ -291,12 +283,7 @@ impl SetupError {
         if (G::MIN_PLAYERS..=G::MAX_PLAYERS).contains(&players) {
             Ok(())
         } else {
-            Err(SetupError::PlayerCount {
-                game: G::ID.to_string(),
-                players,
-                min: G::MIN_PLAYERS,
-                max: G::MAX_PLAYERS,
-            })
+            Err(SetupError::PlayerCount { game: G::ID.to_string(), players, min: G::MIN_PLAYERS, max: G::MAX_PLAYERS })
         }
     }
 }

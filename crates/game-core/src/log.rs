@@ -217,14 +217,10 @@ impl GameLog {
         }
         let seed = self.seed.ok_or(ReplayError::NoSeed)?;
         if seed.commitment() != self.seed_commitment {
-            return Err(ReplayError::Commitment {
-                expected: self.seed_commitment.clone(),
-                actual: seed.commitment(),
-            });
+            return Err(ReplayError::Commitment { expected: self.seed_commitment.clone(), actual: seed.commitment() });
         }
-        let mut game = descriptor
-            .create(self.seats.len(), &self.options, seed)
-            .map_err(|e| ReplayError::Setup(e.to_string()))?;
+        let mut game =
+            descriptor.create(self.seats.len(), &self.options, seed).map_err(|e| ReplayError::Setup(e.to_string()))?;
         let initial = game.state_hash();
         if initial != self.initial_hash {
             return Err(ReplayError::InitialHash { expected: self.initial_hash.clone(), actual: initial });
@@ -235,8 +231,11 @@ impl GameLog {
             if entry.seq != expected_seq {
                 return Err(ReplayError::Sequence { index: i + 1, seq: entry.seq, expected: expected_seq });
             }
-            game.apply(entry.seat, &entry.action, &names)
-                .map_err(|error| ReplayError::Rejected { seq: entry.seq, seat: entry.seat, error })?;
+            game.apply(entry.seat, &entry.action, &names).map_err(|error| ReplayError::Rejected {
+                seq: entry.seq,
+                seat: entry.seat,
+                error,
+            })?;
             let actual = game.state_hash();
             if actual != entry.hash {
                 return Err(ReplayError::HashMismatch { seq: entry.seq, expected: entry.hash.clone(), actual });

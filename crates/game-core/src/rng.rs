@@ -61,9 +61,7 @@ impl FromStr for Seed {
             hex::decode_to_slice(s, &mut bytes).map_err(|_| BadSeed(s.to_string()))?;
             return Ok(Seed(bytes));
         }
-        s.parse::<u64>()
-            .map(Seed::from_u64)
-            .map_err(|_| BadSeed(s.to_string()))
+        s.parse::<u64>().map(Seed::from_u64).map_err(|_| BadSeed(s.to_string()))
     }
 }
 

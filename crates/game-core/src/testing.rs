@@ -76,9 +76,8 @@ pub fn random_playout<G: Game>(
             G::ID
         );
         let to_act = game.to_act();
-        let seat = *rng
-            .choose(&to_act)
-            .unwrap_or_else(|| panic!("{} waits for nobody but is not over (seed {seed})", G::ID));
+        let seat =
+            *rng.choose(&to_act).unwrap_or_else(|| panic!("{} waits for nobody but is not over (seed {seed})", G::ID));
         let legal = game.legal_actions(seat);
         let action = rng
             .choose(&legal)
@@ -221,7 +220,8 @@ fn check_decision_point<G: Game>(game: &G, pool: &mut Vec<G::Action>, rng: &mut 
 
     // The state round-trips through its canonical serialisation.
     let json = serde_json::to_string(game).expect("states serialise");
-    let back: G = serde_json::from_str(&json).unwrap_or_else(|e| panic!("seed {seed}: state does not deserialise: {e}"));
+    let back: G =
+        serde_json::from_str(&json).unwrap_or_else(|e| panic!("seed {seed}: state does not deserialise: {e}"));
     assert_eq!(state_hash(&back), before, "seed {seed}: state changed through serialisation");
 
     // Views do not depend on what their viewer cannot see.
