@@ -21,6 +21,7 @@ pub mod rng;
 pub mod seat;
 pub mod testing;
 
+pub use bot::RandomBot;
 pub use dynamic::{Descriptor, DynEvent, DynGame, GameDescriptor, GameInfo, OptionKind, OptionSpec};
 pub use game::{Audience, Event, Game, GameEvent, Outcome, RuleError, ScoreLine, SetupError};
 pub use hash::{state_hash, StateHash};

@@ -63,7 +63,7 @@ pub fn random_playout<G: Game>(
     record: bool,
 ) -> Playout<G> {
     let mut game: G = setup(players, options, seed);
-    let mut rng = GameRng::from_u64(seed ^ 0x5eed_b07);
+    let mut rng = GameRng::from_u64(seed ^ 0x05ee_db07);
     let mut actions = Vec::new();
     let mut hashes = Vec::new();
     if record {
@@ -142,7 +142,7 @@ pub fn check_contract<G: Game>(players: usize, options: &G::Options, games: u64,
     let mut pool: Vec<G::Action> = Vec::new();
     for seed in 0..games {
         let mut game: G = setup(players, options, seed);
-        let mut rng = GameRng::from_u64(seed ^ 0xc0_47ac7);
+        let mut rng = GameRng::from_u64(seed ^ 0x00c0_47ac);
         let mut steps = 0;
         while game.outcome().is_none() {
             check_decision_point(&game, &mut pool, &mut rng, seed);

@@ -1,0 +1,192 @@
+//! What one viewer may see (spec §6): public zones, the viewer's own Ally cards and face-down
+//! discards, and never the deck order, another player's Ally cards or the RNG.
+
+use crate::card::{Card, CardType};
+use crate::state::{EndReason, KnightsTemplar, Pending, SetupDraw, Stage};
+use game_core::{Outcome, ScoreLine, Seat, Viewer};
+use serde::Serialize;
+
+/// A card as shown to a player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct CardView {
+    /// The card id (what actions name).
+    pub id: Card,
+    /// Its printed name.
+    pub name: &'static str,
+    /// Its type.
+    pub kind: CardType,
+}
+
+impl From<Card> for CardView {
+    fn from(card: Card) -> Self {
+        CardView { id: card, name: card.name(), kind: card.kind() }
+    }
+}
+
+/// A discard as shown: face-down cards are blank except to their discarder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct DiscardView {
+    /// The card, if the viewer may see it.
+    pub card: Option<CardView>,
+    /// Whether it lies face down.
+    pub face_down: bool,
+}
+
+/// One player's public area.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlayerView {
+    /// The seat.
+    pub seat: Seat,
+    /// The tableau, in arrival order.
+    pub tableau: Vec<CardView>,
+    /// Cards of each type in the tableau, in [`CardType::ALL`] order.
+    pub counts: Vec<usize>,
+    /// Banked County VP.
+    pub county_vp: u32,
+    /// Fate picks this turn.
+    pub fate_picks: u32,
+    /// Whether the player has picked in this round.
+    pub picked_this_round: bool,
+    /// The score if the game ended now.
+    pub score_now: i64,
+}
+
+/// The decision the game waits for, as the viewer may see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PendingView {
+    /// A Fate pick by `seat`.
+    Pick {
+        /// The picker.
+        seat: Seat,
+    },
+    /// The Grand Master nominates one of `candidates`.
+    Nominate {
+        /// The Grand Master.
+        gm: Seat,
+        /// Who may be nominated.
+        candidates: Vec<Seat>,
+    },
+    /// `resolver` chooses a target for an Enemy (discard) or Battle (steal).
+    Target {
+        /// The chooser.
+        resolver: Seat,
+        /// The Enemy or Battle.
+        card: CardView,
+        /// Every card that may be chosen, with its owner.
+        options: Vec<(Seat, CardView)>,
+    },
+    /// `resolver` chooses which of two Ally cards to play; `cards` only for the resolver.
+    AllyChoice {
+        /// The chooser.
+        resolver: Seat,
+        /// The two cards, shown only to the resolver.
+        cards: Option<[CardView; 2]>,
+    },
+    /// The game is over.
+    Over,
+}
+
+/// Everything one viewer may see.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct KtView {
+    /// Who is looking.
+    pub viewer: Viewer,
+    /// Number of players.
+    pub players: usize,
+    /// The turn number.
+    pub turn: u32,
+    /// The round within the Select Phase.
+    pub round: u32,
+    /// `select`, `power_draws` or `over`.
+    pub stage: Stage,
+    /// The Grand Master.
+    pub grand_master: Seat,
+    /// Cards left in the deck (its order is secret).
+    pub deck_count: usize,
+    /// The Fate row.
+    pub fate: Vec<CardView>,
+    /// Each player's area.
+    pub seats: Vec<PlayerView>,
+    /// The discard pile, oldest first.
+    pub discard: Vec<DiscardView>,
+    /// The decision the game waits for.
+    pub pending: PendingView,
+    /// The seats whose input is awaited.
+    pub to_act: Vec<Seat>,
+    /// Power drawers still to draw this turn.
+    pub power_queue: Vec<Seat>,
+    /// The public Grand Master draws of setup.
+    pub setup_draws: Vec<SetupDraw>,
+    /// Why the game ended.
+    pub end: Option<EndReason>,
+    /// The scoring breakdown so far (final once the game is over).
+    pub breakdown: Vec<ScoreLine>,
+    /// The result, once the game is over.
+    pub outcome: Option<Outcome>,
+}
+
+impl KnightsTemplar {
+    pub(crate) fn make_view(&self, viewer: Viewer) -> KtView {
+        let (totals, breakdown) = self.score_lines();
+        let seats = Seat::all(self.players)
+            .map(|s| PlayerView {
+                seat: s,
+                tableau: self.tableau(s).iter().map(|c| CardView::from(*c)).collect(),
+                counts: CardType::ALL.iter().map(|t| self.count(s, *t)).collect(),
+                county_vp: self.county_vp(s),
+                fate_picks: self.fate_picks(s),
+                picked_this_round: self.picked.contains(&s),
+                score_now: totals.get(s.index()).copied().unwrap_or(0),
+            })
+            .collect();
+        let discard = self
+            .discard
+            .iter()
+            .map(|d| DiscardView {
+                card: match d.face_down_by {
+                    Some(by) if !viewer.is(by) => None,
+                    _ => Some(d.card.into()),
+                },
+                face_down: d.face_down_by.is_some(),
+            })
+            .collect();
+        let pending = match &self.pending {
+            Pending::Pick { seat } => PendingView::Pick { seat: *seat },
+            Pending::Nominate => PendingView::Nominate { gm: self.gm, candidates: self.unpicked() },
+            Pending::Target { resolver, card } => PendingView::Target {
+                resolver: *resolver,
+                card: (*card).into(),
+                options: self
+                    .targets(*resolver)
+                    .into_iter()
+                    .filter_map(|c| self.owner(c).map(|o| (o, c.into())))
+                    .collect(),
+            },
+            Pending::AllyChoice { resolver, cards } => PendingView::AllyChoice {
+                resolver: *resolver,
+                cards: viewer.is(*resolver).then(|| [cards[0].into(), cards[1].into()]),
+            },
+            Pending::Resolving | Pending::Over => PendingView::Over,
+        };
+        KtView {
+            viewer,
+            players: self.players,
+            turn: self.turn,
+            round: self.round,
+            stage: self.stage,
+            grand_master: self.gm,
+            deck_count: self.deck.len(),
+            fate: self.fate.iter().map(|c| CardView::from(*c)).collect(),
+            seats,
+            discard,
+            pending,
+            to_act: game_core::Game::to_act(self),
+            power_queue: self.power_queue.clone(),
+            setup_draws: self.setup_draws.clone(),
+            end: self.end,
+            breakdown,
+            outcome: self.final_outcome(),
+        }
+    }
+}
