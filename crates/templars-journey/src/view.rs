@@ -1,0 +1,303 @@
+//! What one viewer may see, and the re-draw of everything hidden from a viewer that the
+//! hidden-information test uses. Hidden: other players' missions (until the end), the boxed
+//! missions and edicts, other players' unrevealed card choices, and the RNG.
+
+use crate::board::{City, Country, EdictSpace, Mission, Space, Territory, Tile};
+use crate::state::{CardPhase, Prompt, Step, TemplarsJourney, VpSource};
+use game_core::{GameRng, Outcome, Seat, Viewer};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One territory as drawn on the board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TerritoryView {
+    /// Three-letter id.
+    pub id: Territory,
+    /// Display name.
+    pub name: &'static str,
+    /// Country (R).
+    pub country: Country,
+    /// The city space in it, if any.
+    pub city: Option<City>,
+    /// Gold lying there.
+    pub gold: u32,
+    /// Adjacent territories.
+    pub neighbours: Vec<Territory>,
+    /// The owner of each Templar standing there (a seat appears twice for two Templars).
+    pub templars: Vec<Seat>,
+}
+
+/// One city space.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CityView {
+    /// The city (and edict) id.
+    pub id: City,
+    /// Its country.
+    pub country: Country,
+    /// False for the two cities whose edicts went to the box at setup.
+    pub in_play: bool,
+    /// The tile while the city is active.
+    pub tile: Option<Tile>,
+    /// The tile's capacity (0 when inactive).
+    pub capacity: u32,
+    /// Knights per seat.
+    pub knights: Vec<u32>,
+    /// The edict space its edict lies on, while on the track.
+    pub edict_space: Option<EdictSpace>,
+}
+
+/// One edict space and its ship.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EdictSpaceView {
+    /// The space.
+    pub space: EdictSpace,
+    /// The edict on it while unevaluated.
+    pub edict: Option<City>,
+    /// Whether it has been evaluated.
+    pub evaluated: bool,
+    /// Capacity of its ship (0 for `E7`).
+    pub ship_capacity: u32,
+    /// Knights per seat on its ship.
+    pub ship: Vec<u32>,
+}
+
+/// One player's public holdings, and the viewer's own secrets.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlayerView {
+    /// The seat.
+    pub seat: Seat,
+    /// Gold.
+    pub gold: u32,
+    /// Knights in the supply.
+    pub supply: u32,
+    /// Knights in the temple.
+    pub temple: u32,
+    /// Total VP.
+    pub vp: u32,
+    /// VP by source.
+    pub vp_by_source: BTreeMap<VpSource, u32>,
+    /// Territories of the Templars.
+    pub templars: Vec<Territory>,
+    /// Edicts won.
+    pub edicts: Vec<City>,
+    /// The mission card: the viewer's own, or everyone's once the game is over.
+    pub mission: Option<Mission>,
+    /// During the card choice: whether this player has chosen.
+    pub has_chosen_card: Option<bool>,
+    /// Whether this player holds the first-player marker.
+    pub first_player: bool,
+}
+
+/// The decision point, with hidden choices reduced to "has chosen".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "step", rename_all = "snake_case")]
+pub enum StepView {
+    /// D1: setup knight placement.
+    SetupKnight {
+        /// Placements made.
+        placed: usize,
+    },
+    /// D2: setup Templar placement.
+    SetupTemplar {
+        /// Placements made.
+        placed: usize,
+    },
+    /// D3: the first player moves the Pope.
+    PopeStep,
+    /// D4.
+    GreenFlag,
+    /// D5.
+    RedFlag,
+    /// D6/D7.
+    Leader {
+        /// The marker holder.
+        holder: Seat,
+        /// Whether they received it with the Leader favour.
+        received: bool,
+    },
+    /// D8.
+    ChooseCards {
+        /// Per seat: has chosen.
+        chosen: Vec<bool>,
+    },
+    /// A card action.
+    Card {
+        /// The acting player.
+        seat: Seat,
+        /// The decision point inside it.
+        prompt: Prompt,
+    },
+    /// The game is over.
+    GameOver,
+}
+
+/// Everything one viewer may see.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct View {
+    /// Who this view is for.
+    pub viewer: Viewer,
+    /// The current leg of the round track (1 to 3).
+    pub leg: u8,
+    /// The Pope's space.
+    pub pope: Space,
+    /// The holder of the first-player marker.
+    pub first_player: Seat,
+    /// The seats the game waits for.
+    pub to_act: Vec<Seat>,
+    /// The decision point.
+    pub step: StepView,
+    /// Whether the decision point may be left with `decline`, `stop`, `accept` or `forgo`.
+    pub optional: bool,
+    /// The territories.
+    pub territories: Vec<TerritoryView>,
+    /// The 9 city spaces.
+    pub cities: Vec<CityView>,
+    /// The 7 edict spaces and their ships.
+    pub edict_spaces: Vec<EdictSpaceView>,
+    /// Edicts removed after a tie.
+    pub removed_edicts: Vec<City>,
+    /// The players.
+    pub players: Vec<PlayerView>,
+    /// Face-up missions.
+    pub face_up_missions: Vec<Mission>,
+    /// The viewer's own hidden card choice, before the reveal.
+    pub my_card: Option<u8>,
+    /// The revealed cards of the current or last card phase.
+    pub card_phase: Option<CardPhase>,
+    /// Card phases played in the game and in this leg.
+    pub card_phases: (u32, u32),
+    /// The seventh city, once scored.
+    pub seventh_city: Option<City>,
+    /// The result, once the game is over.
+    pub outcome: Option<Outcome>,
+}
+
+impl TemplarsJourney {
+    /// What `viewer` may see.
+    pub fn view_for(&self, viewer: Viewer) -> View {
+        let over = self.step == Step::GameOver;
+        let chosen: Option<Vec<bool>> = match &self.step {
+            Step::ChooseCards { chosen } => Some(chosen.0.iter().map(Option::is_some).collect()),
+            _ => None,
+        };
+        let my_card = match (&self.step, viewer) {
+            (Step::ChooseCards { chosen }, Viewer::Seat(s)) => chosen.get(s).copied().flatten(),
+            _ => None,
+        };
+        let territories = Territory::ALL
+            .into_iter()
+            .map(|t| TerritoryView {
+                id: t,
+                name: t.name(),
+                country: t.country(),
+                city: t.city(),
+                gold: self.gold_at(t),
+                neighbours: t.neighbours().to_vec(),
+                templars: self
+                    .players
+                    .iter()
+                    .flat_map(|(s, p)| p.templars.iter().filter(move |x| **x == t).map(move |_| s))
+                    .collect(),
+            })
+            .collect();
+        let cities = City::ALL
+            .into_iter()
+            .map(|c| {
+                let state = self.city(c);
+                CityView {
+                    id: c,
+                    country: c.country(),
+                    in_play: !self.boxed_edicts.contains(&c),
+                    tile: state.tile,
+                    capacity: state.tile.map_or(0, |t| t.capacity()),
+                    knights: state.knights.0.clone(),
+                    edict_space: self.space_of(c),
+                }
+            })
+            .collect();
+        let edict_spaces = EdictSpace::ALL
+            .into_iter()
+            .map(|s| EdictSpaceView {
+                space: s,
+                edict: self.edict_on(s),
+                evaluated: self.evaluated.get(s.index()).copied().unwrap_or(false),
+                ship_capacity: s.ship_capacity(),
+                ship: self.ships.get(s.index()).map(|b| b.0.clone()).unwrap_or_default(),
+            })
+            .collect();
+        let players = self
+            .players
+            .iter()
+            .map(|(s, p)| PlayerView {
+                seat: s,
+                gold: p.gold,
+                supply: p.supply,
+                temple: p.temple,
+                vp: p.total_vp(),
+                vp_by_source: p.vp.clone(),
+                templars: p.templars.clone(),
+                edicts: p.edicts.clone(),
+                mission: (over || viewer.is(s)).then_some(p.mission),
+                has_chosen_card: chosen.as_ref().and_then(|c| c.get(s.index()).copied()),
+                first_player: s == self.first,
+            })
+            .collect();
+        let step = match &self.step {
+            Step::SetupKnight { placed } => StepView::SetupKnight { placed: *placed },
+            Step::SetupTemplar { placed } => StepView::SetupTemplar { placed: *placed },
+            Step::PopeStep => StepView::PopeStep,
+            Step::GreenFlag => StepView::GreenFlag,
+            Step::RedFlag => StepView::RedFlag,
+            Step::Leader { holder, received } => StepView::Leader { holder: *holder, received: *received },
+            Step::ChooseCards { .. } => StepView::ChooseCards { chosen: chosen.clone().unwrap_or_default() },
+            Step::Card { seat, prompt } => StepView::Card { seat: *seat, prompt: prompt.clone() },
+            Step::GameOver => StepView::GameOver,
+        };
+        View {
+            viewer,
+            leg: self.pope.leg,
+            pope: self.pope,
+            first_player: self.first,
+            to_act: self.waiting_for(),
+            step,
+            optional: self.is_optional(),
+            territories,
+            cities,
+            edict_spaces,
+            removed_edicts: self.removed_edicts.clone(),
+            players,
+            face_up_missions: self.face_up_missions.clone(),
+            my_card,
+            card_phase: self.card_phase.clone(),
+            card_phases: (self.card_phases, self.leg_card_phases),
+            seventh_city: self.seventh_city,
+            outcome: self.final_outcome(),
+        }
+    }
+
+    /// A copy with everything hidden from `viewer` re-drawn: other players' missions and the
+    /// boxed missions are re-dealt among themselves, others' unrevealed cards re-chosen, and the
+    /// RNG re-seeded.
+    pub fn scrambled(&self, viewer: Viewer, rng: &mut GameRng) -> TemplarsJourney {
+        let mut g = self.clone();
+        g.rng = GameRng::from_u64(u64::from(rng.next_u32()));
+        if g.step != Step::GameOver {
+            let hidden: Vec<Seat> = g.players.iter().map(|(s, _)| s).filter(|s| !viewer.is(*s)).collect();
+            let mut pool: Vec<Mission> = hidden.iter().map(|s| g.players[*s].mission).collect();
+            pool.extend(g.boxed_missions.iter().copied());
+            rng.shuffle(&mut pool);
+            for (s, m) in hidden.iter().zip(&pool) {
+                g.players[*s].mission = *m;
+            }
+            g.boxed_missions = pool.get(hidden.len()..).map(<[Mission]>::to_vec).unwrap_or_default();
+        }
+        if let Step::ChooseCards { chosen } = &mut g.step {
+            for (i, c) in chosen.0.iter_mut().enumerate() {
+                if c.is_some() && !viewer.is(Seat(i as u8)) {
+                    *c = Some(1 + rng.below(6) as u8);
+                }
+            }
+        }
+        g
+    }
+}
