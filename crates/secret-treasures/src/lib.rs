@@ -1,0 +1,35 @@
+//! Templar: The Secret Treasures (Queen Games 2013), 2–5 players: a pure, deterministic rules engine
+//! on the `game-core` contract. The map of the crate:
+//!
+//! - [`board`]: the printed components (abbey map, hiding places, harbor, tiles, cards, tables);
+//! - [`state`]: the full game state, hidden parts included, with the RNG inside;
+//! - [`setup`]: the options, and setting up a game (harbor stocking, Raphael's deck);
+//! - [`action`]: the small steps players send;
+//! - [`rules`]: who acts, the legal actions, and applying them with every automatic step;
+//! - [`score`]: Remigius's room scoring, the final scoring and the outcome;
+//! - [`event`]: the game log lines and their audiences;
+//! - [`view`]: what one viewer may see;
+//! - [`game`]: the `Game` implementation, hidden-information scrambling and read-only accessors;
+//! - [`testing`]: building scenario states from explicit parts, for tests.
+
+pub mod action;
+pub mod board;
+pub mod event;
+pub mod game;
+mod rules;
+pub mod score;
+pub mod setup;
+pub mod state;
+#[doc(hidden)]
+pub mod testing;
+pub mod view;
+
+pub use action::Action;
+pub use board::{Card, Kind, Pieces, Portal, Ring};
+pub use event::StEvent;
+pub use setup::Options;
+pub use state::{Phase, Place, SecretTreasures, Step};
+pub use view::View;
+
+/// The engine version, recorded in game logs.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
