@@ -1,0 +1,44 @@
+//! The catalog: every game this build hosts, by id. Adding a game to Chapterhouse means adding
+//! its descriptor here; nothing else in the server names a game.
+
+use game_core::{Descriptor, GameDescriptor, GameInfo};
+
+/// The games this build hosts.
+pub struct Catalog {
+    games: Vec<Box<dyn GameDescriptor>>,
+}
+
+impl Catalog {
+    /// Every game of this build.
+    pub fn standard() -> Catalog {
+        Catalog {
+            games: vec![
+                Box::new(Descriptor::<templars_journey::TemplarsJourney>::new(templars_journey::VERSION)),
+                Box::new(Descriptor::<secret_treasures::SecretTreasures>::new(secret_treasures::VERSION)),
+                Box::new(Descriptor::<knights_templar::KnightsTemplar>::new(knights_templar::VERSION)),
+                Box::new(Descriptor::<richard_the_lionheart::RichardTheLionheart>::new(richard_the_lionheart::VERSION)),
+            ],
+        }
+    }
+
+    /// The game with catalog id `id`.
+    pub fn get(&self, id: &str) -> Option<&dyn GameDescriptor> {
+        self.games.iter().find(|g| g.info().id == id).map(|g| g.as_ref())
+    }
+
+    /// What the catalog says about every game, in catalog order.
+    pub fn infos(&self) -> Vec<GameInfo> {
+        self.games.iter().map(|g| g.info()).collect()
+    }
+
+    /// The ids of every game, for error messages.
+    pub fn ids(&self) -> Vec<String> {
+        self.games.iter().map(|g| g.info().id).collect()
+    }
+}
+
+impl Default for Catalog {
+    fn default() -> Self {
+        Catalog::standard()
+    }
+}
