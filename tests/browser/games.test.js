@@ -1,0 +1,48 @@
+// Each of the other three games played to its result screen in the browser: one person clicking
+// (the board when it offers a highlighted element, else the list of legal actions) against bots.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, guest, createLobby, addBots, start, playToEnd, screenshot } from './helpers.js';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const GAMES = [
+  { id: 'templars-journey', bots: 2, seed: 3 },
+  { id: 'secret-treasures', bots: 1, seed: 5 },
+  { id: 'richard-the-lionheart', bots: 2, seed: 9 },
+];
+
+for (const game of GAMES) {
+  test(`${game.id}: a full game in the browser reaches its result`, async () => {
+    const page = await guest(browser, 'Ada');
+    await createLobby(page, game.id);
+    await addBots(page, game.bots);
+    await start(page, [page]);
+    await page.waitForSelector('[data-testid="board"] svg');
+    let shot = false;
+    const moves = await playToEnd([page], {
+      seed: game.seed,
+      board: true,
+      maxMs: 150000,
+      onMove: async (n) => {
+        if (n === 25 && !shot) {
+          shot = true;
+          await screenshot(page, `${game.id}-board`);
+        }
+      },
+    });
+    assert.ok(moves > 0, 'the person played');
+    await page.waitForSelector('[data-testid="result"] [data-testid="breakdown"]');
+    const status = await page.textContent('[data-testid="status"]');
+    assert.match(status, /Game over/);
+    const clickable = await page.locator('[data-testid="legal-actions"] button.action').count();
+    assert.equal(clickable, 0, 'nothing is left to play');
+    await screenshot(page, `${game.id}-result`);
+    if (!shot) await screenshot(page, `${game.id}-board`);
+    assert.deepEqual(page.errors, [], 'no script errors');
+    await page.context().close();
+  });
+}

@@ -1,0 +1,137 @@
+// Shared helpers of the browser tests: Chromium, players signing in, lobbies, and playing by clicks.
+
+import { chromium } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+export const BASE = process.env.CHAPTERHOUSE_URL || 'http://127.0.0.1:8080';
+const SHOTS = process.env.SCREENSHOT_DIR || path.resolve(import.meta.dirname || '.', '../../artifacts/screenshots');
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic',
+      '--no-first-run', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** A person in their own browser context, signed in as a guest called `name`. */
+export async function guest(browser, name, viewport = { width: 1366, height: 900 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e));
+  // Script errors fail a test; a failed request does not (the replay viewer probes an optional route).
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) page.errors.push(new Error(msg.text()));
+  });
+  await page.goto(BASE + '/');
+  await page.fill('input[name="guest-name"]', name);
+  await page.click('[data-testid="guest-submit"]');
+  await page.waitForSelector('[data-testid="create-lobby"]');
+  return page;
+}
+
+/** The host creates a private lobby for `game` and returns the invite link shown on the page. */
+export async function createLobby(page, game, { options = {} } = {}) {
+  await page.waitForSelector(`[data-testid="game-select"] option[value="${game}"]`, { state: 'attached' });
+  await page.selectOption('[data-testid="game-select"]', game);
+  for (const [key, value] of Object.entries(options)) {
+    const el = page.locator(`[name="opt-${key}"]`);
+    if (typeof value === 'boolean') await el.setChecked(value);
+    else await el.selectOption(String(value));
+  }
+  await page.click('[data-testid="create-lobby"] button[type="submit"]');
+  await page.waitForSelector('[data-testid="invite-link"]');
+  return page.inputValue('[data-testid="invite-link"]');
+}
+
+/** A signed-in person opens the invite link, which joins the lobby, and takes the first free seat. */
+export async function joinAndSit(page, link) {
+  await page.goto(link);
+  await page.waitForSelector('[data-testid="seats"]');
+  await page.locator('[data-testid="sit"]').first().click();
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="seats"] li')].some((li) => li.querySelector('button') && li.textContent.includes('Stand up')));
+}
+
+export async function addBots(page, count) {
+  for (let i = 0; i < count; i++) {
+    const before = await page.locator('[data-testid="add-bot"]').count();
+    await page.locator('[data-testid="add-bot"]').first().click();
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="add-bot"]').length === n - 1, before);
+  }
+}
+
+/** The host starts; every page given lands on the game table. */
+export async function start(host, pages) {
+  await host.click('[data-testid="start"]');
+  for (const p of pages) await p.waitForSelector('[data-testid="game"][data-version]', { timeout: 15000 });
+}
+
+export function version(page) {
+  return page.$eval('[data-testid="game"]', (el) => Number(el.dataset.version));
+}
+
+/** A small seeded random generator, so that a failing run can be repeated. */
+export function rng(seed) {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13; x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5; x >>>= 0;
+    return x / 4294967296;
+  };
+}
+
+/**
+ * Plays one move on `page` if it is that seat's turn: prefers a highlighted board element (when
+ * `board` is true), else a random button of the legal-action list. Returns whether it moved.
+ */
+export async function moveOnce(page, random, { board = false } = {}) {
+  const ready = await page.$eval('[data-testid="game"]', (el) => el.dataset.myTurn === 'true' && el.dataset.pending !== 'true' && el.dataset.state !== 'over').catch(() => false);
+  if (!ready) return false;
+  const before = await version(page);
+  if (board) {
+    const clickable = page.locator('[data-testid="board"] .clickable[data-clickable="1"]');
+    const n = await clickable.count();
+    if (n > 0) {
+      await clickable.nth(Math.floor(random() * n)).click({ timeout: 3000 }).catch(() => {});
+      await page.waitForFunction((v) => { const g = document.querySelector('[data-testid="game"]'); return !g || Number(g.dataset.version) > v || g.dataset.pending !== 'true'; }, before, { timeout: 10000 }).catch(() => {});
+      return true;
+    }
+  }
+  const buttons = page.locator('[data-testid="legal-actions"] button.action');
+  const n = await buttons.count();
+  if (!n) return false;
+  await buttons.nth(Math.floor(random() * n)).click({ timeout: 3000 }).catch(() => {});
+  await page.waitForFunction((v) => { const g = document.querySelector('[data-testid="game"]'); return !g || Number(g.dataset.version) > v || g.dataset.pending !== 'true'; }, before, { timeout: 10000 }).catch(() => {});
+  return true;
+}
+
+/** Plays on every page until the game is over on all of them (or `maxMs` passes). */
+export async function playToEnd(pages, { seed = 1, maxMs = 120000, board = false, onMove } = {}) {
+  const random = rng(seed);
+  const deadline = Date.now() + maxMs;
+  let moves = 0;
+  for (;;) {
+    const states = await Promise.all(pages.map((p) => p.$eval('[data-testid="game"]', (el) => el.dataset.state)));
+    if (states.every((s) => s === 'over')) return moves;
+    if (Date.now() > deadline) throw new Error(`the game did not end in ${maxMs} ms (${moves} moves played)`);
+    let moved = false;
+    for (const p of pages) {
+      if (await moveOnce(p, random, { board: board && random() < 0.7 })) {
+        moved = true;
+        moves += 1;
+        if (onMove) await onMove(moves);
+      }
+    }
+    if (!moved) await pages[0].waitForTimeout(15);
+  }
+}
+
+export async function screenshot(page, name) {
+  mkdirSync(SHOTS, { recursive: true });
+  const file = path.join(SHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}

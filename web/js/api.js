@@ -1,0 +1,54 @@
+// HTTP calls to the server's /api routes, with the session's bearer token.
+
+import { loadSession } from './session.js';
+
+/** An error answered by the server: `code` is stable (e.g. `lobby/seat_taken`), `message` is a sentence. */
+export class ApiError extends Error {
+  constructor(code, message, status, details) {
+    super(message);
+    this.code = code;
+    this.status = status;
+    this.details = details;
+  }
+}
+
+export async function api(method, path, body) {
+  const headers = { Accept: 'application/json' };
+  const session = loadSession();
+  if (session) headers.Authorization = `Bearer ${session.token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) {
+    throw new ApiError('net/unreachable', 'The server cannot be reached. Check your connection.', 0);
+  }
+  if (response.status === 204) return null;
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const error = (data && data.error) || {};
+    throw new ApiError(error.code || `http/${response.status}`, error.message || response.statusText, response.status, error.details);
+  }
+  return data;
+}
+
+export const get = (path) => api('GET', path);
+export const post = (path, body) => api('POST', path, body === undefined ? {} : body);
+
+let catalogPromise = null;
+
+/** The games this server hosts (cached for the page's life). */
+export function catalog() {
+  if (!catalogPromise) catalogPromise = get('/api/catalog').then((c) => c.games).catch((e) => { catalogPromise = null; throw e; });
+  return catalogPromise;
+}
+
+export async function gameInfo(id) {
+  const games = await catalog();
+  return games.find((g) => g.id === id) || { id, name: id, options: [] };
+}

@@ -1,0 +1,177 @@
+// Richard the Lionheart: the England map with the players' figures, the four Crusade tracks, the
+// round, the event; each player's coins, prestige, hand and purchases.
+
+import { h, s, seatDot, titleCase } from '../dom.js';
+import { svgRoot, label, coin, pawn } from './svg.js';
+
+const POS = {
+  york: [430, 150], grimsby: [560, 215], sherwood: [450, 275], nottingham: [400, 345], chester: [240, 245],
+  shrewsbury: [260, 360], norwich: [640, 390], cambridge: [530, 430], oxford: [400, 470], gloucester: [290, 465],
+  cardiff: [150, 520], bristol: [250, 560], bridgewater: [170, 630], salisbury: [330, 620], london: [510, 545], canterbury: [640, 600],
+};
+const RED = new Set(['bridgewater', 'canterbury', 'norwich', 'oxford', 'salisbury', 'sherwood', 'shrewsbury', 'york']);
+const SEGMENTS = [
+  ['bridgewater', 'bristol'], ['bridgewater', 'salisbury'], ['bristol', 'gloucester'], ['bristol', 'salisbury'], ['cambridge', 'london'],
+  ['cambridge', 'norwich'], ['cambridge', 'nottingham'], ['canterbury', 'london'], ['canterbury', 'salisbury'], ['cardiff', 'gloucester'],
+  ['chester', 'shrewsbury'], ['chester', 'york'], ['gloucester', 'oxford'], ['gloucester', 'shrewsbury'], ['grimsby', 'sherwood'],
+  ['grimsby', 'york'], ['london', 'salisbury'], ['nottingham', 'oxford'], ['nottingham', 'sherwood'], ['nottingham', 'shrewsbury'],
+  ['oxford', 'salisbury'], ['sherwood', 'york'],
+];
+const WATER = [['bridgewater', 'cardiff'], ['bristol', 'cardiff'], ['canterbury', 'norwich'], ['cardiff', 'chester'], ['grimsby', 'norwich'], ['london', 'oxford']];
+const CARD_TYPES = ['RB', 'RH', 'RC', 'GB', 'GH', 'GC'];
+const CARD_NAMES = { RB: "Richard's Banner", RH: 'Empty Hourglass', RC: 'Full Chest', GB: "Saladin's Banner", GH: 'Full Hourglass', GC: 'Empty Chest' };
+const TRACKS = [['ra', "Richard's Army", '#c0392b', false], ['sa', "Saladin's Army", '#2f9e44', false], ['kr', 'King’s Ransom', '#b8860b', true], ['kt', 'King’s Time', '#5a4a9a', true]];
+
+function place(id) {
+  return titleCase(id);
+}
+function cardList(counts) {
+  return CARD_TYPES.map((t, i) => (counts[i] ? `${t} ${counts[i]}` : null)).filter(Boolean).join(' ') || 'none';
+}
+function purchase(p) {
+  if (!p) return '';
+  if (p.item === 'specific_card') return `${p.card} (${CARD_NAMES[p.card] || ''})`;
+  return titleCase(p.item);
+}
+function choice(ch) {
+  if (!ch) return '';
+  switch (ch.kind) {
+    case 'plain': return '';
+    case 'take': return ` — take ${ch.card} (${CARD_NAMES[ch.card] || ''})`;
+    case 'return': return ` — return ${ch.card}`;
+    case 'track': return ` — track ${ch.track}`;
+    case 'clauses': return ` — ${ch.treasure ? 'treasure' : 'no treasure'}, ${ch.king_return ? 'king returns' : 'no return'}`;
+    default: return ` — ${JSON.stringify(ch)}`;
+  }
+}
+
+/** Where a player stands now: the end of the path while moving. */
+function whereIs(view, p) {
+  const m = view.stage.movement;
+  if (m && view.stage.seat === p.seat && m.path && m.path.length) return m.path[m.path.length - 1];
+  return p.location;
+}
+
+export default {
+  label(action, view) {
+    switch (action.type) {
+      case 'choose_character': return `Play ${titleCase(action.character)}`;
+      case 'choose_side': return `Side with ${titleCase(action.side)}`;
+      case 'use_captor': return "Use Leopold's Captor (King's Ransom +1)";
+      case 'decline': return 'Decline';
+      case 'place': return `Start in ${place(action.location)}`;
+      case 'step': return `Move to ${place(action.to)}`;
+      case 'steal': return 'Steal from the enemy here';
+      case 'stop': return 'Stop moving';
+      case 'perform': {
+        const me = view && view.players && view.players.find((p) => p.hand);
+        return `Act at ${me && me.location ? place(me.location) : 'this location'}${choice(action.choice)}`;
+      }
+      case 'keep_edict': return `Keep edict ${action.edict}`;
+      case 'take_card': return `Take ${action.card} (${CARD_NAMES[action.card] || ''})`;
+      case 'return_card': return `Return ${action.card} (${CARD_NAMES[action.card] || ''})`;
+      case 'buy': return `Buy ${purchase(action.purchase)}`;
+      case 'trade': return `Trade ${action.card}`;
+      case 'contribute': return `Contribute ${action.card} (${CARD_NAMES[action.card] || ''})`;
+      case 'end_contribution': return 'End the contribution';
+      default: return null;
+    }
+  },
+
+  board(view, c) {
+    const W = 1000;
+    const H = 700;
+    const out = [s('rect', { x: 0, y: 0, width: W, height: H, fill: '#a9cbe0', rx: 10 })];
+    out.push(s('path', { d: 'M380,60 Q520,80 600,190 Q700,330 690,420 Q720,560 690,640 Q500,690 300,675 Q120,690 110,600 Q90,520 200,480 Q180,400 210,300 Q200,200 300,150 Q330,80 380,60Z', fill: '#dfe8c8', stroke: '#7d8f5a', 'stroke-width': 2 }));
+    for (const [a, b] of SEGMENTS) out.push(s('line', { x1: POS[a][0], y1: POS[a][1], x2: POS[b][0], y2: POS[b][1], stroke: '#8a7456', 'stroke-width': 4 }));
+    for (const [a, b] of WATER) out.push(s('line', { x1: POS[a][0], y1: POS[a][1], x2: POS[b][0], y2: POS[b][1], stroke: '#3a78b0', 'stroke-width': 3, 'stroke-dasharray': '8 6' }));
+    const path = view.stage.movement ? view.stage.movement.path || [] : [];
+    for (const [id, [x, y]] of Object.entries(POS)) {
+      const red = RED.has(id);
+      const g = s('g', { dataset: { location: id } },
+        s('circle', { class: 'hit', cx: x, cy: y, r: 26, fill: red ? '#f4c7c0' : '#c8e6c4', stroke: red ? '#a33' : '#2f7a3a', 'stroke-width': path.includes(id) ? 4 : 2 }),
+        label(x, y - 34, place(id), { 'text-anchor': 'middle', 'font-size': 12, 'font-weight': 'bold' }));
+      if (view.merchant === id) g.append(label(x - 40, y + 14, 'Merchant', { 'font-size': 10, fill: '#5a4100', 'font-style': 'italic' }));
+      if (view.mercenary === id) g.append(label(x - 40, y + 26, 'Mercenary', { 'font-size': 10, fill: '#6b1d1d', 'font-style': 'italic' }));
+      const here = view.players.filter((p) => whereIs(view, p) === id);
+      here.forEach((p, i) => g.append(pawn(x - (here.length - 1) * 8 + i * 16, y + 4, 11, c.color(p.seat))));
+      out.push(c.bind(g, (a) => (a.type === 'place' && a.location === id) || (a.type === 'step' && a.to === id), undefined));
+    }
+    // The side panel: round, Crusade tracks, event, decks.
+    const px = 720;
+    out.push(s('rect', { x: px - 8, y: 8, width: W - px, height: H - 16, rx: 8, fill: '#f6efe2', stroke: '#8a7456' }));
+    out.push(label(px + 4, 28, `Round ${view.round} of 10`, { 'font-weight': 'bold', 'font-size': 15 }));
+    for (let r = 1; r <= 10; r++) {
+      out.push(s('rect', { x: px + 4 + (r - 1) * 26, y: 40, width: 22, height: 18, rx: 3, fill: r === view.round ? '#8b1e1e' : r < view.round ? '#d9c9ad' : 'white', stroke: '#8a7456' }),
+        label(px + 15 + (r - 1) * 26, 50, String(r), { 'text-anchor': 'middle', 'font-size': 10, fill: r === view.round ? 'white' : '#333' }));
+    }
+    TRACKS.forEach(([key, name, color], i) => {
+      const y = 84 + i * 52;
+      const value = view.tracks[key];
+      out.push(label(px + 4, y, `${name} (${key.toUpperCase()}): ${value}`, { 'font-size': 12, 'font-weight': 'bold', fill: color }));
+      for (let v = 0; v <= 10; v++) {
+        out.push(s('rect', { x: px + 4 + v * 23, y: y + 10, width: 20, height: 20, rx: 3, fill: v === value ? color : 'white', stroke: color }),
+          label(px + 14 + v * 23, y + 20, String(v), { 'text-anchor': 'middle', 'font-size': 10, fill: v === value ? 'white' : '#555' }));
+      }
+    });
+    let y = 300;
+    if (view.active_event) {
+      out.push(label(px + 4, y, `Event: ${view.active_event.name}`, { 'font-size': 12, 'font-weight': 'bold' }));
+      out.push(label(px + 4, y + 16, `(${view.active_event.id}, ${view.active_event.timing === 'end' ? 'at the round’s end' : 'this round'})`, { 'font-size': 11, fill: '#7a6a58' }));
+      y += 40;
+    }
+    out.push(label(px + 4, y, `Decks: provisions ${view.decks.provisions}, crusade ${view.decks.crusade}, events ${view.decks.events}`, { 'font-size': 11 }));
+    out.push(label(px + 4, y + 18, `Reserve: ${cardList(view.reserve)}`, { 'font-size': 11 }));
+    out.push(label(px + 4, y + 36, `Display: ${cardList(view.display)}`, { 'font-size': 11 }));
+    if (view.verdicts) out.push(label(px + 4, y + 54, `Verdicts: banners ${view.verdicts.banners}, hourglasses ${view.verdicts.hourglasses}, chests ${view.verdicts.chests}`, { 'font-size': 11 }));
+    y += 84;
+    out.push(label(px + 4, y, 'Prices this round', { 'font-size': 12, 'font-weight': 'bold' }));
+    Object.entries(view.costs || {}).forEach(([k, v], i) => {
+      out.push(coin(px + 14 + (i % 2) * 135, y + 22 + Math.floor(i / 2) * 26, 9, v), label(px + 28 + (i % 2) * 135, y + 22 + Math.floor(i / 2) * 26, titleCase(k), { 'font-size': 11 }));
+    });
+    y += 22 + Math.ceil(Object.keys(view.costs || {}).length / 2) * 26 + 6;
+    view.players.forEach((p, i) => {
+      out.push(s('circle', { cx: px + 12, cy: y + i * 20, r: 6, fill: c.color(p.seat) }),
+        label(px + 24, y + i * 20, `${c.name(p.seat)}: ${titleCase(p.character || '?')} (${p.side || p.faction || '?'})`, { 'font-size': 11 }));
+    });
+    return svgRoot(W, H, ...out);
+  },
+
+  turn(view, c) {
+    const st = view.stage;
+    const parts = [h('h2', {}, 'Now'), h('p', {}, `${titleCase(st.name)}${st.seat !== null && st.seat !== undefined ? ` — ${c.name(st.seat)}` : ''}`)];
+    if (st.movement) parts.push(h('p', { class: 'small' }, `Moving from ${place(st.movement.start)}; ${st.movement.mp} movement left${st.movement.path.length ? `; path ${st.movement.path.map(place).join(' → ')}` : ''}`));
+    if (st.drawn_edict) parts.push(h('p', { class: 'small' }, `You drew edict ${st.drawn_edict}`));
+    const me = view.players.find((p) => p.hand);
+    if (me) {
+      parts.push(h('div', { class: 'hand', 'data-testid': 'hand' }, h('span', { class: 'muted small' }, 'Your hand: '),
+        ...CARD_TYPES.map((t, i) => (me.hand[i] ? c.bind(h('span', { class: 'chip', title: CARD_NAMES[t] }, `${me.hand[i]}× ${t}`), (a) => (a.type === 'contribute' || a.type === 'return_card' || a.type === 'trade') && a.card === t) : null))));
+      if (me.edict) parts.push(h('p', { class: 'small' }, `Your secret edict: ${me.edict}`));
+    }
+    const chars = c.matching((a) => a.type === 'choose_character');
+    if (chars.length) parts.push(h('div', { class: 'hand' }, ...chars.map((a) => c.bind(h('span', { class: 'chip' }, titleCase(a.character)), (x) => x === a))));
+    if (view.result) parts.push(h('p', {}, `Condition ${view.result.condition}: ${view.result.winning_side ? `${titleCase(view.result.winning_side)}'s side wins` : 'no side wins'}`));
+    return h('div', {}, ...parts);
+  },
+
+  players(view, c) {
+    return h('div', { class: 'player-boards' }, ...view.players.map((p) => h('div', { class: ['pboard', view.to_act.includes(p.seat) ? 'acting' : null], style: { '--seat': c.color(p.seat) } },
+      h('div', {}, seatDot(p.seat), ' ', h('span', { class: 'pname' }, c.name(p.seat)), ` · ${titleCase(p.character || '?')}`,
+        h('span', { class: 'tag' }, p.side || p.faction || ''), c.mine(p.seat) ? h('span', { class: 'tag' }, 'you') : null,
+        view.first_player === p.seat ? h('span', { class: 'tag' }, 'first') : null),
+      h('div', { class: 'stats' },
+        h('span', {}, 'Prestige ', h('b', {}, String(p.prestige))),
+        h('span', {}, 'Coins ', h('b', {}, String(p.coins))),
+        h('span', {}, 'Cards ', h('b', {}, String(p.hand_count))),
+        h('span', {}, whereIs(view, p) ? `at ${place(whereIs(view, p))}` : 'not placed'),
+        p.horse ? h('span', {}, 'horse') : null, p.ship ? h('span', {}, 'ship') : null, p.skill ? h('span', {}, 'skill') : null,
+        p.contributed ? h('span', {}, `contributed ${p.contributed}`) : null,
+        p.edict ? h('span', {}, `edict ${p.edict}`) : null))));
+  },
+
+  result(g) {
+    const r = g.view && g.view.result;
+    if (!r) return null;
+    return h('p', { class: 'muted' }, `Ending condition ${r.condition}; winning side: ${r.winning_side ? titleCase(r.winning_side) : 'none'}.`);
+  },
+};

@@ -1,0 +1,58 @@
+// Small SVG drawing helpers shared by the boards.
+
+import { s } from '../dom.js';
+
+/** Splits `text` into lines of at most about `width` characters. */
+export function wrap(text, width) {
+  const lines = [];
+  let line = '';
+  for (const word of String(text).split(/\s+/)) {
+    if (line && (line + ' ' + word).length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** A multi-line text centred on (x, y). */
+export function textBlock(x, y, text, { width = 12, size = 11, lineHeight = 1.15, ...attrs } = {}) {
+  const lines = wrap(text, width);
+  const top = y - ((lines.length - 1) * size * lineHeight) / 2;
+  return s('text', { x, y: top, 'font-size': size, 'text-anchor': 'middle', 'dominant-baseline': 'middle', ...attrs },
+    ...lines.map((l, i) => s('tspan', { x, dy: i === 0 ? 0 : size * lineHeight }, l)));
+}
+
+/** A text label. */
+export function label(x, y, text, attrs = {}) {
+  return s('text', { x, y, 'font-size': 12, 'dominant-baseline': 'middle', ...attrs }, text);
+}
+
+/** A Templar-style cross marker centred on (x, y). */
+export function cross(x, y, r, fill, attrs = {}) {
+  const a = r * 0.38;
+  const d = `M${x - a},${y - r}h${2 * a}v${r - a}h${r - a}v${2 * a}h${-(r - a)}v${r - a}h${-2 * a}v${-(r - a)}h${-(r - a)}v${-2 * a}h${r - a}z`;
+  return s('path', { d, fill, stroke: '#1b1b1b', 'stroke-width': 1, ...attrs });
+}
+
+/** A pawn (knight) centred on (x, y). */
+export function pawn(x, y, r, fill, attrs = {}) {
+  return s('g', attrs,
+    s('circle', { cx: x, cy: y - r * 0.55, r: r * 0.45, fill, stroke: '#1b1b1b', 'stroke-width': 1 }),
+    s('path', { d: `M${x - r * 0.7},${y + r * 0.8} Q${x},${y - r * 0.6} ${x + r * 0.7},${y + r * 0.8} Z`, fill, stroke: '#1b1b1b', 'stroke-width': 1 }));
+}
+
+/** A coin with a number. */
+export function coin(x, y, r, n) {
+  return s('g', {},
+    s('circle', { cx: x, cy: y, r, fill: '#e8bd35', stroke: '#8a6a10', 'stroke-width': 1.2 }),
+    s('text', { x, y: y + 0.5, 'font-size': r * 1.1, 'text-anchor': 'middle', 'dominant-baseline': 'middle', 'font-weight': 'bold', fill: '#5a4100' }, String(n)));
+}
+
+/** An <svg> root with a viewBox. */
+export function svgRoot(width, height, ...children) {
+  return s('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', preserveAspectRatio: 'xMidYMid meet' }, ...children);
+}

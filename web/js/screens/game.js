@@ -1,0 +1,263 @@
+// A game table: follows one game over the socket (a snapshot, then one JSON Patch per version),
+// draws its board with the game's module, lists the legal actions as buttons, and shows the log
+// and the final result. The page holds no rules: it only sends actions the server listed.
+
+import { h, mount, seatDot, listText } from '../dom.js';
+import { applyPatch } from '../jsonpatch.js';
+import { get, gameInfo } from '../api.js';
+import { socket } from '../socket.js';
+import { loadGameCache, saveGameCache } from '../session.js';
+import { gameModule } from '../games/index.js';
+import { makeContext, actionLabel } from '../games/common.js';
+import { resultPanel } from './result.js';
+
+const MAX_LOG = 400;
+
+export function gameScreen(ctx, id) {
+  const code = ctx.query.get('code') || undefined;
+  const cached = loadGameCache(id);
+  const meId = ctx.session ? ctx.session.account.id : null;
+  // The game as this page knows it; `version` is null until the first snapshot.
+  let g = cached && cached.account === meId ? cached : { version: null, log: [] };
+  g.account = meId;
+  let wantSnapshot = g.version === null;
+  let pending = null; // the req of an action in flight
+  let focus = null; // legal actions narrowed by a click on the board
+  let disposed = false;
+  let info = null;
+
+  const title = h('h1', { class: 'game-title' }, 'Game');
+  const status = h('p', { class: 'status', 'data-testid': 'status', role: 'status' });
+  const notice = h('p', { class: 'error', role: 'alert' });
+  const boardBox = h('div', { class: 'board', 'data-testid': 'board' });
+  const turnBox = h('section', { class: 'turn-panel' });
+  const actionsBox = h('section', { class: 'actions', 'data-testid': 'legal-actions' });
+  const panelBox = h('section', { class: 'player-boards', 'data-testid': 'players' });
+  const logList = h('ol', { class: 'log', 'data-testid': 'log' });
+  const resultBox = h('section', { class: 'result-box' });
+  const links = h('p', { class: 'game-links muted' });
+  const root = h('section', { class: 'game', 'data-testid': 'game' },
+    h('header', { class: 'game-head' }, title, status, notice),
+    resultBox,
+    h('div', { class: 'game-body' },
+      boardBox,
+      h('aside', { class: 'side' },
+        turnBox,
+        actionsBox,
+        panelBox,
+        h('section', { class: 'log-box' }, h('h2', {}, 'Game log'), logList),
+        links)));
+  mount(ctx.app, root);
+  if (g.version === null) boardBox.append(h('p', { class: 'muted' }, 'Loading the table…'));
+
+  function save() {
+    saveGameCache(id, g);
+  }
+
+  function name(seat) {
+    return (g.seats && g.seats[seat]) || `Seat ${seat + 1}`;
+  }
+
+  function addLog(events, version) {
+    for (const e of events || []) g.log.push({ text: e.text, private: !!e.private, version });
+    if (g.log.length > MAX_LOG) g.log.splice(0, g.log.length - MAX_LOG);
+  }
+
+  function renderLog() {
+    const atBottom = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 40;
+    mount(logList, ...g.log.map((e) => h('li', { class: e.private ? 'private' : null, title: e.private ? 'Only you see this' : null }, e.text)));
+    if (atBottom || logList.childElementCount < 3) logList.scrollTop = logList.scrollHeight;
+  }
+
+  function statusText() {
+    if (g.outcome) return `Game over — ${listText(g.outcome.winners.map(name))} ${g.outcome.winners.length > 1 ? 'share the win' : 'wins'}`;
+    const toAct = g.to_act || [];
+    const mine = g.seat !== null && g.seat !== undefined && toAct.includes(g.seat);
+    if (toAct.length > 1) {
+      return `Waiting for ${toAct.length} players${mine ? ' — make your choice (it stays hidden until all have chosen)' : ''}`;
+    }
+    if (mine) return 'Your turn';
+    if (toAct.length === 1) return `Waiting for ${name(toAct[0])}`;
+    return 'Waiting…';
+  }
+
+  function act(action) {
+    if (pending !== null || g.outcome) return;
+    const req = socket.send({ type: 'action', game: id, version: g.version, action });
+    if (req === null) {
+      notice.textContent = 'Not connected: your move was not sent. Reconnecting…';
+      return;
+    }
+    pending = req;
+    focus = null;
+    root.dataset.pending = 'true';
+    for (const b of root.querySelectorAll('button.action, .clickable')) b.classList.add('sending');
+  }
+
+  function render() {
+    if (disposed || g.version === null) return;
+    const mod = gameModule(g.catalog_id);
+    const c = makeContext(g, { act, name, labeler: mod.label, focusOn: (list) => { focus = list; renderActions(c); } });
+    title.textContent = info ? info.name : g.catalog_id;
+    status.textContent = statusText();
+    root.dataset.version = String(g.version);
+    root.dataset.game = g.catalog_id;
+    root.dataset.state = g.outcome ? 'over' : 'running';
+    root.dataset.myTurn = String(c.legal.length > 0);
+    root.dataset.seat = g.seat === null || g.seat === undefined ? 'spectator' : String(g.seat);
+    root.dataset.pending = String(pending !== null);
+    try {
+      mount(boardBox, mod.board(g.view, c));
+    } catch (e) {
+      console.error(e);
+      mount(boardBox, h('p', { class: 'error' }, `The board could not be drawn (${e.message}); the actions below still work.`));
+    }
+    try {
+      mount(turnBox, mod.turn ? mod.turn(g.view, c) : null);
+    } catch (e) {
+      console.error(e);
+      mount(turnBox);
+    }
+    try {
+      mount(panelBox, mod.players(g.view, c));
+    } catch (e) {
+      console.error(e);
+      mount(panelBox, h('p', { class: 'error' }, 'The player boards could not be drawn.'));
+    }
+    renderActions(c);
+    renderLog();
+    mount(resultBox, g.outcome ? resultPanel(g, name, mod) : null);
+    mount(links,
+      g.seat === null || g.seat === undefined ? h('span', { class: 'tag' }, 'spectating') : h('span', {}, 'You play ', seatDot(g.seat), ` ${name(g.seat)}`),
+      ' · version ', h('span', { 'data-testid': 'version' }, String(g.version)),
+      ' · ', h('a', { href: `#/replay/${encodeURIComponent(id)}${code ? `?code=${encodeURIComponent(code)}` : ''}` }, g.outcome ? 'Replay' : 'Log so far'),
+      ' · ', h('a', { href: `/api/games/${encodeURIComponent(id)}/log${code ? `?code=${encodeURIComponent(code)}` : ''}`, download: `${id}.json` }, 'Download log'));
+  }
+
+  function renderActions(c) {
+    const legal = c.legal;
+    if (g.outcome) return mount(actionsBox);
+    if (!legal.length) {
+      return mount(actionsBox, h('h2', {}, 'Actions'), h('p', { class: 'muted' },
+        g.seat === null || g.seat === undefined ? 'You are watching this game.' : statusText()));
+    }
+    const shown = focus ? legal.filter((a) => focus.includes(a)) : legal;
+    const buttons = shown.map((action) => h('button', {
+      class: ['action', pending !== null ? 'sending' : null],
+      'data-testid': 'action',
+      'data-action': JSON.stringify(action),
+      onclick: () => act(action),
+    }, c.label(action)));
+    mount(actionsBox,
+      h('h2', {}, focus ? 'Choose' : 'Your options'),
+      h('div', { class: 'action-list' }, ...buttons),
+      focus ? h('button', { class: 'link', onclick: () => { focus = null; renderActions(c); } }, `Show all ${legal.length} options`) : null);
+  }
+
+  async function fillLogFromServer() {
+    // After a fresh snapshot the log before it is fetched from the server's log route.
+    try {
+      const log = await get(`/api/games/${encodeURIComponent(id)}/log${code ? `?code=${encodeURIComponent(code)}` : ''}`);
+      if (!Array.isArray(log.actions) || !log.setup_events) return;
+      const entries = [];
+      for (const e of log.setup_events) entries.push({ text: e.text, private: !!e.private, version: 0 });
+      for (const a of log.actions) for (const e of a.events || []) entries.push({ text: e.text, private: !!e.private, version: a.seq });
+      const later = g.log.filter((e) => e.version > (log.version || 0));
+      g.log = entries.concat(later).slice(-MAX_LOG);
+      save();
+      renderLog();
+    } catch {
+      // The log is a comfort; the game goes on without it.
+    }
+  }
+
+  function onMessage(msg) {
+    if (msg.game !== id && !(msg.type === 'error' && !msg.game && pending !== null && msg.req === pending)) return;
+    switch (msg.type) {
+      case 'snapshot': {
+        const fresh = g.version === null || wantSnapshot;
+        g = { ...g, catalog_id: msg.catalog_id, version: msg.version, seat: msg.seat, seats: msg.seats, view: msg.view,
+          to_act: msg.to_act, legal: msg.legal_actions, outcome: msg.outcome, seed: msg.seed, seed_commitment: msg.seed_commitment };
+        if (fresh) g.log = [];
+        wantSnapshot = false;
+        pending = null;
+        save();
+        if (!info) gameInfo(g.catalog_id).then((i) => { info = i; render(); });
+        render();
+        if (fresh) fillLogFromServer();
+        break;
+      }
+      case 'patch': {
+        if (g.version === null || msg.version <= g.version) return;
+        if (msg.version !== g.version + 1) return resync();
+        try {
+          g.view = applyPatch(g.view, msg.patch);
+        } catch (e) {
+          console.warn('patch failed, asking for a snapshot', e);
+          return resync();
+        }
+        g.version = msg.version;
+        g.to_act = msg.to_act;
+        g.legal = msg.legal_actions;
+        if (msg.outcome) g.outcome = msg.outcome;
+        if (msg.seed) g.seed = msg.seed;
+        addLog(msg.events, msg.version);
+        if (pending !== null && msg.seat === g.seat) pending = null;
+        focus = null;
+        notice.textContent = '';
+        save();
+        render();
+        break;
+      }
+      case 'ack':
+        if (msg.req === pending) pending = null;
+        break;
+      case 'resumed':
+        render();
+        break;
+      case 'error':
+        if (msg.req !== undefined && msg.req === pending) {
+          pending = null;
+          // A stale version only means someone moved first: the patch is on its way.
+          if (msg.code !== 'game/stale_version') notice.textContent = msg.message;
+          render();
+        } else if (msg.code === 'lobby/invite_required' || msg.code === 'game/not_found') {
+          mount(boardBox, h('p', { class: 'error' }, msg.message), h('a', { href: '#/' }, 'Back to the lobbies'));
+        } else {
+          notice.textContent = msg.message;
+        }
+        break;
+      default:
+    }
+  }
+
+  function resync() {
+    wantSnapshot = true;
+    socket.refresh(`game:${id}`);
+  }
+
+  const stop = socket.on(onMessage);
+  const stopStatus = socket.onStatus((s) => {
+    root.dataset.conn = s;
+    if (s !== 'online') pending = null;
+  });
+  const unfollow = socket.follow(`game:${id}`, () => ({
+    type: 'subscribe',
+    game: id,
+    last_version: wantSnapshot || g.version === null ? undefined : g.version,
+    code,
+  }), { type: 'unsubscribe', game: id });
+  if (g.version !== null) {
+    gameInfo(g.catalog_id).then((i) => { info = i; render(); });
+    render();
+  }
+
+  return {
+    dispose() {
+      disposed = true;
+      stop();
+      stopStatus();
+      unfollow();
+    },
+  };
+}

@@ -1,0 +1,158 @@
+// The replay viewer: steps through a game's log, one action at a time.
+//
+// The page cannot run an engine. When the server offers the view after each step
+// (`GET /api/games/{id}/replay?at=N`, see docs/web-client.md), the board is drawn at every step;
+// otherwise the viewer steps through the log's actions and events beside the final position.
+
+import { h, mount, seatDot } from '../dom.js';
+import { api, get, gameInfo } from '../api.js';
+import { socket } from '../socket.js';
+import { gameModule } from '../games/index.js';
+import { makeContext } from '../games/common.js';
+import { resultPanel } from './result.js';
+
+export function replayScreen(ctx, id) {
+  const code = ctx.query.get('code') || undefined;
+  const q = code ? `?code=${encodeURIComponent(code)}` : '';
+  const root = h('section', { class: 'replay', 'data-testid': 'replay' }, h('p', { class: 'muted' }, 'Loading the log…'));
+  mount(ctx.app, root);
+  let disposed = false;
+  let step = 0;
+  let timer = null;
+  let steps = [];
+  let game = null;
+  let log = null;
+  let finalView = null;
+  let perStep = null; // true when the server answers the per-step view route
+  const viewCache = new Map();
+  let unfollow = null;
+  let stop = null;
+
+  const boardBox = h('div', { class: 'board', 'data-testid': 'board' });
+  const stepText = h('p', { class: 'step-text', 'data-testid': 'replay-step' });
+  const slider = h('input', { type: 'range', min: 0, value: 0, 'aria-label': 'Step', oninput: (e) => go(Number(e.target.value)) });
+  const list = h('ol', { class: 'log replay-list' });
+  const note = h('p', { class: 'muted small' });
+  const resultBox = h('div');
+
+  function name(seat) {
+    return (log.seats && log.seats[seat]) || `Seat ${seat + 1}`;
+  }
+
+  async function viewAt(n) {
+    if (perStep === false) return null;
+    if (viewCache.has(n)) return viewCache.get(n);
+    try {
+      const answer = await api('GET', `/api/games/${encodeURIComponent(id)}/replay?at=${n}${code ? `&code=${encodeURIComponent(code)}` : ''}`);
+      perStep = true;
+      viewCache.set(n, answer);
+      return answer;
+    } catch (e) {
+      if (e.status === 404 || e.code === 'proto/no_route') perStep = false;
+      return null;
+    }
+  }
+
+  function context(view) {
+    const g = { seat: null, seats: log.seats, to_act: [], legal: [], outcome: null, view };
+    const mod = gameModule(log.game);
+    return { mod, c: makeContext(g, { act: () => {}, name, labeler: mod.label, focusOn: () => {} }) };
+  }
+
+  async function draw() {
+    const at = await viewAt(step);
+    if (disposed) return;
+    const view = at ? at.view : finalView;
+    if (view) {
+      const { mod, c } = context(view);
+      try {
+        mount(boardBox, mod.board(view, c));
+      } catch (e) {
+        mount(boardBox, h('p', { class: 'error' }, `The board could not be drawn: ${e.message}`));
+      }
+    }
+    mount(note, perStep ? '' : (finalView ? 'This server sends no position per step: the board shows the final position; the list shows every move.' : ''));
+  }
+
+  function go(n) {
+    step = Math.max(0, Math.min(steps.length, n));
+    slider.value = String(step);
+    const entry = steps[step - 1];
+    const { c } = context(finalView);
+    mount(stepText, step === 0 ? `Setup — ${steps.length} moves in all` : [
+      `Move ${step} of ${steps.length}: `, seatDot(entry.seat), ` ${name(entry.seat)}`,
+      entry.action !== null && entry.action !== undefined ? ` — ${c.label(entry.action)}` : '',
+    ]);
+    [...list.children].forEach((li, i) => li.classList.toggle('current', i === step - 1));
+    const current = list.children[step - 1];
+    if (current) current.scrollIntoView({ block: 'nearest' });
+    draw();
+  }
+
+  function play() {
+    if (timer) {
+      clearInterval(timer);
+      timer = null;
+      return;
+    }
+    timer = setInterval(() => {
+      if (step >= steps.length) {
+        clearInterval(timer);
+        timer = null;
+      } else go(step + 1);
+    }, 700);
+  }
+
+  (async () => {
+    try {
+      ({ game } = await get(`/api/games/${encodeURIComponent(id)}${q}`));
+      log = await get(`/api/games/${encodeURIComponent(id)}/log${q}`);
+    } catch (e) {
+      mount(root, h('h1', {}, 'Replay'), h('p', { class: 'error' }, e.message), h('a', { href: '#/' }, 'Back'));
+      return;
+    }
+    if (disposed) return;
+    const info = await gameInfo(log.game).catch(() => ({ name: log.game }));
+    steps = log.actions || [];
+    slider.max = String(steps.length);
+    const { c } = context(null);
+    mount(list, ...steps.map((entry, i) => h('li', { onclick: () => go(i + 1) },
+      seatDot(entry.seat), ` ${name(entry.seat)}: `,
+      entry.action !== null && entry.action !== undefined ? c.label(entry.action) : 'a move',
+      ...(entry.events || []).map((e) => h('div', { class: 'muted small' }, e.text)))));
+    mount(root,
+      h('h1', {}, `Replay — ${info.name}`),
+      h('p', { class: 'muted' }, log.seats.join(' · '), game.status === 'running' ? ' (still running: only what you may see)' : ''),
+      h('div', { class: 'replay-controls' },
+        h('button', { onclick: () => go(0), title: 'Start' }, '⏮'),
+        h('button', { onclick: () => go(step - 1), title: 'Back', 'data-testid': 'replay-prev' }, '◀'),
+        h('button', { onclick: play, title: 'Play / pause' }, '⏯'),
+        h('button', { onclick: () => go(step + 1), title: 'Forward', 'data-testid': 'replay-next' }, '▶'),
+        h('button', { onclick: () => go(steps.length), title: 'End' }, '⏭'),
+        slider),
+      stepText,
+      h('div', { class: 'game-body' }, boardBox, h('aside', { class: 'side' }, note, h('section', { class: 'log-box' }, h('h2', {}, 'Moves'), list))),
+      resultBox,
+      h('p', {}, h('a', { href: `/api/games/${encodeURIComponent(id)}/log${q}`, download: `${id}.json` }, 'Download the log'),
+        ' — verify it offline with ', h('code', {}, 'chapterhouse verify'), '.'));
+    if (game.outcome) mount(resultBox, resultPanel({ outcome: game.outcome, seed: game.seed, seed_commitment: game.seed_commitment }, name, gameModule(log.game)));
+    // The final position comes from an ordinary subscription.
+    stop = socket.on((msg) => {
+      if (msg.game === id && msg.type === 'snapshot') {
+        finalView = msg.view;
+        draw();
+      }
+    });
+    unfollow = socket.follow(`replay:${id}`, () => ({ type: 'subscribe', game: id, code }), { type: 'unsubscribe', game: id });
+    go(steps.length);
+  })();
+
+  return {
+    dispose() {
+      disposed = true;
+      if (timer) clearInterval(timer);
+      if (stop) stop();
+      if (unfollow) unfollow();
+    },
+  };
+}
