@@ -487,14 +487,15 @@ impl TryFrom<String> for Space {
             (2, Some(b'S')) => Space::start(leg_at(1)?),
             (2, Some(b'H')) => Space { leg: leg_at(1)?, spot: Spot::Harbour },
             (4, Some(b'L')) => {
-                let spot = match &s[2..] {
-                    "G1" => Spot::G1,
-                    "G2" => Spot::G2,
-                    "G3" => Spot::G3,
-                    "R1" => Spot::R1,
-                    "R2" => Spot::R2,
-                    "R3" => Spot::R3,
-                    "R4" => Spot::R4,
+                // `get` rather than slicing: a multi-byte character must not panic here.
+                let spot = match s.get(2..) {
+                    Some("G1") => Spot::G1,
+                    Some("G2") => Spot::G2,
+                    Some("G3") => Spot::G3,
+                    Some("R1") => Spot::R1,
+                    Some("R2") => Spot::R2,
+                    Some("R3") => Spot::R3,
+                    Some("R4") => Spot::R4,
                     _ => return Err(bad()),
                 };
                 Space { leg: leg_at(1)?, spot }
@@ -603,6 +604,16 @@ mod tests {
         for bad in ["S4", "L1G4", "X1", "", "L0G1", "H", "L1R5x"] {
             assert!(Space::try_from(bad.to_string()).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn space_names_with_multi_byte_characters_are_rejected_without_a_panic() {
+        // "Lé1" is 4 bytes with a character boundary inside byte 2: slicing used to panic.
+        for bad in ["Lé1", "L1é", "Sé", "Hé", "é1G1", "L\u{2603}", "\u{1F600}"] {
+            assert!(Space::try_from(bad.to_string()).is_err(), "{bad}");
+        }
+        let parsed: Result<crate::action::Action, _> = serde_json::from_str(r#"{"type":"move_pope","to":"Lé1"}"#);
+        assert!(parsed.is_err());
     }
 
     #[test]

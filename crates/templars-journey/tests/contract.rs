@@ -67,6 +67,10 @@ fn malformed_or_illegal_input_is_rejected_with_a_typed_error_and_no_change() {
             json!({"type": "remove_knight", "city": "ROM", "owner": 99}),
             json!({"type": "exchange_knight", "city": "VEN", "owner": 3}),
             json!({"type": "move_pope", "to": "L9G1"}),
+            json!({"type": "move_pope", "to": "Lé1"}),
+            json!({"type": "move_pope", "to": "L1\u{1F600}"}),
+            json!({"type": "choose_card", "card": 1.5}),
+            json!({"type": "pass_leader", "to": 70000}),
             json!({"type": "move_pope", "to": "H1"}),
             json!({"type": "move_templar", "to": "ATLANTIS"}),
             json!({"type": "take_gold", "territory": "NAP"}),
@@ -121,6 +125,41 @@ fn no_player_or_spectator_sees_another_players_mission_or_hidden_card() {
             for p in &view.players {
                 assert_eq!(p.has_chosen_card, Some(chosen.0[p.seat.index()].is_some()));
             }
+        }
+    }
+}
+
+#[test]
+fn odd_strings_and_numbers_in_every_field_are_rejected_without_a_panic() {
+    let g = play_until(3, 3, |g| g.card_phases >= 2);
+    let mut wrapped = Wrapped(g);
+    let before = wrapped.state_hash();
+    let names = SeatNames::generic(3);
+    let strings = ["", "é", "Lé1", "L1é", "Sé", "Hé", "ÿÿÿÿ", "L1G1\u{0}", "\u{1F600}\u{1F600}", "s1", "l1g1", "LON "];
+    let numbers = [json!(-1), json!(256), json!(1e9), json!(0.5), json!("1"), json!(null)];
+    let mut actions = Vec::new();
+    for s in strings {
+        for (kind, field) in [
+            ("move_pope", "to"),
+            ("place_knight", "city"),
+            ("setup_templar", "territory"),
+            ("take_gold", "territory"),
+            ("exchange_edict", "with"),
+            ("move_templar", "to"),
+        ] {
+            actions.push(json!({"type": kind, field: s}));
+        }
+        actions.push(json!({"type": s}));
+    }
+    for n in numbers {
+        actions.push(json!({"type": "choose_card", "card": n.clone()}));
+        actions.push(json!({"type": "remove_knight", "city": "ROM", "owner": n.clone()}));
+        actions.push(json!({"type": "pass_leader", "to": n}));
+    }
+    for seat in 0..4u8 {
+        for action in &actions {
+            assert!(wrapped.apply(Seat(seat), action, &names).is_err(), "{action} by {seat} accepted");
+            assert_eq!(wrapped.state_hash(), before);
         }
     }
 }

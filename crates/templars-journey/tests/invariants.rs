@@ -97,6 +97,8 @@ fn check_playout(players: usize, seed: u64) {
     let mut setup_checked = false;
     let mut legs: Vec<u32> = Vec::new();
     let mut phases_in_leg = 0;
+    // Favours used in the card action under way: (Taxes, New Chance).
+    let mut favours_in_action = (0, 0);
     check_static(&g, seed);
     while g.outcome().is_none() {
         let to_act = g.to_act();
@@ -158,8 +160,37 @@ fn check_playout(players: usize, seed: u64) {
                 assert!(paid >= old - p.temple, "seed {seed}: INV-13 temple shrank without a favour");
             }
         }
+        // INV-8: an exchange swaps exactly two unevaluated spaces; nothing else moves edicts
+        // outside the shipping rounds and the final scoring.
+        let exchanged = events.iter().any(|e| matches!(e, Event::EdictsExchanged { .. }));
+        if !scoring {
+            let changed: Vec<usize> = (0..7).filter(|i| before.edict_spaces[*i] != g.edict_spaces[*i]).collect();
+            if exchanged {
+                assert_eq!(changed.len(), 2, "seed {seed}: INV-8 {changed:?}");
+                let (a, b) = (changed[0], changed[1]);
+                assert_eq!((g.edict_spaces[a], g.edict_spaces[b]), (before.edict_spaces[b], before.edict_spaces[a]));
+                assert!(g.edict_spaces[a].is_some() && g.edict_spaces[b].is_some(), "seed {seed}: INV-8");
+            } else {
+                assert!(changed.is_empty(), "seed {seed}: INV-8 edicts moved without an exchange");
+            }
+        }
         for e in &events {
             match e {
+                Event::CardActionStarted { .. } => favours_in_action = (0, 0),
+                // INV-12: Taxes at most once, New Chance at most twice per card action.
+                Event::FavourUsed { favour: Favour::Taxes, .. } => {
+                    favours_in_action.0 += 1;
+                    assert!(favours_in_action.0 <= 1, "seed {seed}: INV-12 Taxes twice");
+                }
+                Event::FavourUsed { favour: Favour::NewChance, .. } => {
+                    favours_in_action.1 += 1;
+                    assert!(favours_in_action.1 <= 2, "seed {seed}: INV-12 New Chance thrice");
+                }
+                // INV-2: a take never exceeds the territory's gold.
+                Event::GoldTaken { territory, amount, seat, .. } => {
+                    assert!(*amount <= before.gold_at(*territory), "seed {seed}: INV-2 took {amount}");
+                    assert!(g.players[*seat].gold >= *amount);
+                }
                 // INV-14: moves follow adjacency.
                 Event::TemplarMoved { from, to, .. } => assert!(from.is_adjacent(*to), "seed {seed}: INV-14"),
                 // INV-11: order and penalties.

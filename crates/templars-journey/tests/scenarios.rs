@@ -131,10 +131,12 @@ fn sc02_kirsten_removes_blues_knight_from_roma_on_the_red_flag() {
 fn sc03a_a_green_flag_without_templars_at_a_city_is_forfeited() {
     let mut g = base(3, 0, EDICTS);
     set_templars(&mut g, Seat(0), T::Castilla, T::Napoli);
-    let before = g.cities.clone();
+    let before = g.clone();
     let events = act(&mut g, 0, MovePope { to: space("L1G1") });
     assert!(events.iter().any(|e| matches!(e, Event::Forfeited { seat: Seat(0), .. })));
-    assert_eq!(g.cities, before);
+    // The state is unchanged except the Pope (and the step, now D8).
+    assert_eq!((&g.cities, &g.players, &g.territory_gold), (&before.cities, &before.players, &before.territory_gold));
+    assert_eq!((g.first, &g.edict_spaces), (before.first, &before.edict_spaces));
     assert_eq!(g.pope, space("L1G1"));
     assert!(matches!(g.step, Step::ChooseCards { .. }));
 }
@@ -147,7 +149,8 @@ fn sc03b_a_red_flag_with_only_own_knights_in_reach_is_forfeited() {
     set_city(&mut g, C::Venezia, Tile::T6, &[1, 0, 0]);
     let events = act(&mut g, 0, MovePope { to: space("L1R1") });
     assert!(events.iter().any(|e| matches!(e, Event::Forfeited { seat: Seat(0), .. })));
-    assert_eq!(knights(&g, C::Roma), vec![2, 0, 0]);
+    assert_eq!((knights(&g, C::Roma), knights(&g, C::Venezia)), (vec![2, 0, 0], vec![1, 0, 0]));
+    assert_eq!(temples(&g), vec![0, 0, 0]);
     assert!(matches!(g.step, Step::ChooseCards { .. }));
 }
 

@@ -159,12 +159,40 @@ impl TemplarsJourney {
                 }));
                 self.after_gold_take(actor, take);
             }
-            Prompt::Sacrifice => self.finish_card_action(events),
+            Prompt::Sacrifice => {
+                events.push(Event::public(TjEvent::Forfeited {
+                    seat,
+                    what: "the sacrifice: no own knight in any city".into(),
+                }));
+                self.finish_card_action(events);
+            }
             Prompt::PenaltyGold { .. } => {
+                events.push(Event::public(TjEvent::Forfeited {
+                    seat,
+                    what: "the gold of the penalised move: none in the territories entered".into(),
+                }));
                 self.step = Step::Card { seat: actor, prompt: Prompt::Sacrifice };
             }
             _ => self.finish_card_action(events),
         }
+    }
+
+    /// Logs a card-action part skipped because its only option was `decline` (spec §4.0: every
+    /// skip is logged). Favour windows whose cost the player cannot pay are not decision points
+    /// and stay silent; the flag steps log their own forfeit.
+    fn log_skip(&self, seat: Seat, events: &mut Events) {
+        let Step::Card { prompt, .. } = &self.step else { return };
+        let what = match prompt {
+            Prompt::SafeCity => "Place knights (safe): no city where anything can be done".to_string(),
+            Prompt::RiskyCity => "Place knights (risky): nothing to exchange".to_string(),
+            Prompt::PenaltyCity => "the removals of the penalty: nothing to remove".to_string(),
+            Prompt::SafeEffect { city } => format!("the effect of the safe move: nothing to do in {city}"),
+            Prompt::Taxes { .. } if self.players[seat].temple >= gold::TAXES_COST => {
+                "Taxes: no gold within reach".to_string()
+            }
+            _ => return,
+        };
+        events.push(Event::public(TjEvent::Forfeited { seat, what }));
     }
 
     /// Runs every automatic step up to the next decision point that needs a real choice.
@@ -192,6 +220,7 @@ impl TemplarsJourney {
                 [] => self.forfeit(seat, events),
                 [only] => {
                     let only = only.clone();
+                    self.log_skip(seat, events);
                     self.perform(seat, &only, true, events);
                 }
                 _ => return,
