@@ -16,7 +16,7 @@ use crate::hash::{state_hash, StateHash};
 use crate::log::{GameLog, ReplayError};
 use crate::rng::{GameRng, Seed};
 use crate::seat::{Seat, SeatNames, Viewer};
-use serde_json::json;
+use serde_json::{json, Value};
 
 /// One random game played to its end.
 #[derive(Clone, Debug)]
@@ -216,6 +216,22 @@ fn check_decision_point<G: Game>(game: &G, pool: &mut Vec<G::Action>, rng: &mut 
             }
         }
     }
+    // Legal actions with one field mutated into hostile values: rejected, or (if the mutation
+    // happens to name another legal action) applied — never a panic, never a change on rejection.
+    // Sampled at one decision point in eight, to keep the harness fast.
+    let mutate = rng.below(8) == 0;
+    for seat in to_act.iter().filter(|_| mutate) {
+        let legal_json = wrapped.legal_actions(*seat);
+        for action in legal_json.iter().take(2) {
+            for junk in mutations(action) {
+                let mut copy = Wrapped(game.clone());
+                match copy.apply(*seat, &junk, &names) {
+                    Ok(_) => assert!(legal_json.contains(&junk), "seed {seed}: unlisted {junk} was accepted"),
+                    Err(_) => assert_eq!(copy.state_hash(), before, "seed {seed}: rejected {junk} changed the state"),
+                }
+            }
+        }
+    }
     assert_eq!(wrapped.state_hash(), before, "seed {seed}: junk changed the state");
 
     // The state round-trips through its canonical serialisation.
@@ -293,4 +309,65 @@ fn check_determinism_and_replay<G: Game>(players: usize, options: &G::Options, s
     let mut bad = log.clone();
     bad.seed = Some(Seed::from_u64(seed.wrapping_add(1)));
     assert!(matches!(bad.replay(&descriptor), Err(ReplayError::Commitment { .. })));
+}
+
+/// Copies of `action` with one leaf replaced by a hostile value (out-of-range and negative
+/// numbers, odd strings, wrong types), for the no-panic checks.
+fn mutations(action: &Value) -> Vec<Value> {
+    let hostile = [
+        json!(-1),
+        json!(255),
+        json!(256),
+        json!(65_536),
+        json!(u64::MAX),
+        json!(1.5),
+        json!(""),
+        json!("Lé1"),
+        json!("x".repeat(300)),
+        json!(null),
+        json!([]),
+        json!({}),
+    ];
+    let mut out = Vec::new();
+    let mut paths = Vec::new();
+    leaf_paths(action, &mut Vec::new(), &mut paths);
+    for path in paths {
+        for h in &hostile {
+            let mut copy = action.clone();
+            if let Some(slot) = path.iter().try_fold(&mut copy, |v, key| match key {
+                PathKey::Field(k) => v.get_mut(k.as_str()),
+                PathKey::Index(i) => v.get_mut(*i),
+            }) {
+                *slot = h.clone();
+                out.push(copy);
+            }
+        }
+    }
+    out
+}
+
+#[derive(Clone)]
+enum PathKey {
+    Field(String),
+    Index(usize),
+}
+
+fn leaf_paths(v: &Value, prefix: &mut Vec<PathKey>, out: &mut Vec<Vec<PathKey>>) {
+    match v {
+        Value::Object(map) => {
+            for (k, child) in map {
+                prefix.push(PathKey::Field(k.clone()));
+                leaf_paths(child, prefix, out);
+                prefix.pop();
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                prefix.push(PathKey::Index(i));
+                leaf_paths(child, prefix, out);
+                prefix.pop();
+            }
+        }
+        _ => out.push(prefix.clone()),
+    }
 }

@@ -173,6 +173,12 @@ pub enum Stage {
         /// The active player.
         seat: Seat,
     },
+    /// D2.4b after the draw (Bridgewater 2–3p, Gloucester, Salisbury, York): which of the two
+    /// printed card types to take from the Reserve.
+    TakeChoice {
+        /// The active player.
+        seat: Seat,
+    },
     /// D2.4e: Nottingham 4–6p, keep one of two edicts.
     KeepEdict {
         /// The active player.
@@ -221,6 +227,7 @@ impl Stage {
             | Stage::Place { seat }
             | Stage::Move { seat, .. }
             | Stage::LocationAction { seat }
+            | Stage::TakeChoice { seat }
             | Stage::KeepEdict { seat, .. }
             | Stage::SkillReturn { seat }
             | Stage::Purchase { seat }

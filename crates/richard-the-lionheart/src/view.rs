@@ -48,7 +48,7 @@ pub struct PlayerView {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StageView {
     /// The decision: `choose_character`, `choose_side`, `captor`, `place`, `move`,
-    /// `location_action`, `keep_edict`, `ally_take`, `skill_return`, `purchase`, `trade`,
+    /// `location_action`, `take_choice`, `keep_edict`, `ally_take`, `skill_return`, `purchase`, `trade`,
     /// `contribute` or `over`.
     pub name: &'static str,
     /// The phase of the round (0 = setup, 1–4, 7 = over).
@@ -173,6 +173,7 @@ fn stage_view(game: &RichardTheLionheart, viewer: Viewer) -> StageView {
             ("move", 2)
         }
         Stage::LocationAction { .. } => ("location_action", 2),
+        Stage::TakeChoice { .. } => ("take_choice", 2),
         Stage::KeepEdict { seat, drawn } => {
             if viewer.is(*seat) {
                 v.drawn_edict = Some(*drawn);
@@ -207,15 +208,19 @@ fn costs(game: &RichardTheLionheart, viewer: Viewer) -> Costs {
             skill: purchase::cost(game, s, Purchase::Skill),
             third_card: contribute::third_card_cost(game, s),
         },
-        _ => Costs {
-            random_card: base_cost(Purchase::RandomCard, game.round),
-            specific_card: base_cost(any, game.round),
-            prestige_point: base_cost(Purchase::PrestigePoint, game.round),
-            horse: base_cost(Purchase::Horse, game.round),
-            ship: base_cost(Purchase::Ship, game.round),
-            skill: base_cost(Purchase::Skill, game.round),
-            third_card: 2,
-        },
+        // No character: the printed costs with this round's (public) event applied.
+        _ => {
+            let fair = |base: u32| if game.event_is(EventCard::E05) { base.saturating_sub(1).max(1) } else { base };
+            Costs {
+                random_card: base_cost(Purchase::RandomCard, game.round),
+                specific_card: base_cost(any, game.round),
+                prestige_point: base_cost(Purchase::PrestigePoint, game.round),
+                horse: fair(base_cost(Purchase::Horse, game.round)),
+                ship: fair(base_cost(Purchase::Ship, game.round)),
+                skill: base_cost(Purchase::Skill, game.round),
+                third_card: 2 - u32::from(game.event_is(EventCard::E06)),
+            }
+        }
     }
 }
 

@@ -270,3 +270,25 @@ fn end_events_apply_after_the_outcomes() {
     assert_eq!(g.players.iter().map(|p| p.coins).collect::<Vec<_>>(), vec![7, 6, 6]);
     assert_eq!(g.discarded_events, vec![EventCard::E15]);
 }
+
+#[test]
+fn the_skill_and_the_taxation_follow_the_card_chosen_after_the_draw() {
+    // Robin Hood with Richard's skill at York (red): coin, draw, choose, then the skill.
+    let mut g = fixture(&[RobinHood, Sheriff]);
+    g.players[0].skill = true;
+    arrive(&mut g, A, York);
+    play(&mut g, A, Action::Perform { choice: Choice::Plain });
+    assert_eq!(g.stage, Stage::TakeChoice { seat: A });
+    play(&mut g, A, Action::TakeCard { card: Card::GH });
+    assert_eq!(g.stage, Stage::SkillReturn { seat: A });
+    assert_eq!(g.player(A).hand.total(), 27);
+    play(&mut g, A, Action::ReturnCard { card: Card::RB });
+    assert_eq!((g.player(A).hand.total(), g.player(A).coins), (26, 7));
+    // The Sheriff at Gloucester (green): +1 coin from the action, +1 Taxation after the take.
+    let mut g = fixture(&[Sheriff, RobinHood]);
+    arrive(&mut g, A, Gloucester);
+    play(&mut g, A, Action::Perform { choice: Choice::Plain });
+    assert_eq!(g.player(A).coins, 7, "no Taxation before the action is over");
+    play(&mut g, A, Action::TakeCard { card: Card::GB });
+    assert_eq!(g.player(A).coins, 8);
+}

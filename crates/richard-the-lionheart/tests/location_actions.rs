@@ -33,6 +33,22 @@ fn perform(mut g: RichardTheLionheart, loc: Location, choice: Choice, draws: usi
     (g, drawn)
 }
 
+/// Performs the action at `loc` (Bridgewater 2–3p, Gloucester, Salisbury, York): a coin and a
+/// draw, then — having seen the card drawn — the choice of `card` (D2.4b).
+fn perform_then_take(mut g: RichardTheLionheart, loc: Location, card: Card) -> (RichardTheLionheart, Cards) {
+    let drawn = top(&g, 1);
+    arrive(&mut g, A, loc);
+    assert_eq!(perform_choices(&g, A), vec![Choice::Plain], "the type is not chosen before the draw");
+    play(&mut g, A, Action::Perform { choice: Choice::Plain });
+    assert_eq!(g.stage, Stage::TakeChoice { seat: A });
+    assert_eq!(g.player(A).hand, plus(Cards::each(4), drawn), "the card is drawn before the choice");
+    assert_eq!(g.player(A).coins, 7);
+    let [x, y] = richard_the_lionheart::rules::location::pair(loc);
+    assert_eq!(g.legal_actions(A), vec![Action::TakeCard { card: x }, Action::TakeCard { card: y }]);
+    play(&mut g, A, Action::TakeCard { card });
+    (g, drawn)
+}
+
 fn hand(list: &[(Card, u8)]) -> Cards {
     let mut c = Cards::each(4);
     for (t, n) in list {
@@ -80,22 +96,27 @@ fn bridgewater_4_6_is_not_offered_to_john_or_to_a_richard_player_without_coins()
 
 #[test]
 fn bridgewater_2_3_gives_a_coin_a_draw_and_a_chosen_banner() {
-    let (g, d) = perform(small(), Bridgewater, Choice::Take { card: GB }, 1);
+    let (g, d) = perform_then_take(small(), Bridgewater, GB);
     let a = g.player(A);
     assert_eq!(a.coins, 7);
     assert_eq!(a.hand, plus(hand(&[(GB, 5)]), d));
     assert_eq!(g.reserve, reserve(&[(GB, 19)]));
-    assert_eq!(
-        perform_choices(
-            &{
-                let mut g = small();
-                arrive(&mut g, A, Bridgewater);
-                g
-            },
-            A
-        ),
-        vec![Choice::Take { card: RB }, Choice::Take { card: GB }]
-    );
+    assert_ne!(g.stage, Stage::TakeChoice { seat: A });
+}
+
+#[test]
+fn a_take_the_reserve_cannot_provide_is_not_offered_and_with_neither_type_it_is_skipped() {
+    let mut g = small();
+    g.reserve = reserve(&[(RB, 0)]);
+    arrive(&mut g, A, Gloucester);
+    play(&mut g, A, Action::Perform { choice: Choice::Plain });
+    assert_eq!(g.legal_actions(A), vec![Action::TakeCard { card: GB }]);
+    let mut g = small();
+    g.reserve = reserve(&[(RC, 0), (GC, 0)]);
+    arrive(&mut g, A, Salisbury);
+    play(&mut g, A, Action::Perform { choice: Choice::Plain });
+    assert_ne!(g.stage, Stage::TakeChoice { seat: A });
+    assert_eq!((g.player(A).coins, g.player(A).hand.total()), (7, 25));
 }
 
 #[test]
@@ -190,7 +211,7 @@ fn chester_2_3_trades_three_red_banners() {
 #[test]
 fn gloucester_gives_a_coin_a_card_and_a_banner_and_isabella_both_banners() {
     for g in [big(), small()] {
-        let (g, d) = perform(g, Gloucester, Choice::Take { card: RB }, 1);
+        let (g, d) = perform_then_take(g, Gloucester, RB);
         assert_eq!(g.player(A).coins, 7);
         assert_eq!(g.player(A).hand, plus(hand(&[(RB, 5)]), d));
         assert_eq!(g.reserve, reserve(&[(RB, 19)]));
@@ -201,6 +222,14 @@ fn gloucester_gives_a_coin_a_card_and_a_banner_and_isabella_both_banners() {
     assert_eq!(perform_choices(&probe, A), vec![Choice::Plain]);
     let (g, d) = perform(isabella, Gloucester, Choice::Plain, 1);
     assert_eq!(g.player(A).hand, plus(hand(&[(RB, 5), (GB, 5)]), d));
+    assert_eq!(g.reserve, reserve(&[(RB, 19), (GB, 19)]));
+    assert_eq!(g.player(A).coins, 7);
+    assert_ne!(g.stage, Stage::TakeChoice { seat: A }, "Heiress: no choice");
+    for loc in [Salisbury, York] {
+        let (g, d) = perform(fixture(&[Isabella, RobinHood]), loc, Choice::Plain, 1);
+        let [x, y] = richard_the_lionheart::rules::location::pair(loc);
+        assert_eq!(g.player(A).hand, plus(hand(&[(x, 5), (y, 5)]), d));
+    }
 }
 
 #[test]
@@ -334,10 +363,12 @@ fn oxford_is_not_offered_without_a_card_of_the_players_side() {
 
 #[test]
 fn salisbury_gives_a_coin_a_card_and_a_chest() {
-    let (g, d) = perform(small(), Salisbury, Choice::Take { card: GC }, 1);
-    assert_eq!(g.player(A).coins, 7);
-    assert_eq!(g.player(A).hand, plus(hand(&[(GC, 5)]), d));
-    assert_eq!(g.reserve, reserve(&[(GC, 19)]));
+    for g in [big(), small()] {
+        let (g, d) = perform_then_take(g, Salisbury, GC);
+        assert_eq!(g.player(A).coins, 7);
+        assert_eq!(g.player(A).hand, plus(hand(&[(GC, 5)]), d));
+        assert_eq!(g.reserve, reserve(&[(GC, 19)]));
+    }
 }
 
 #[test]
@@ -368,8 +399,10 @@ fn shrewsbury_costs_four_coins_and_one_from_each_ally_to_lower_an_army() {
 
 #[test]
 fn york_gives_a_coin_a_card_and_an_hourglass() {
-    let (g, d) = perform(big(), York, Choice::Take { card: RH }, 1);
-    assert_eq!(g.player(A).coins, 7);
-    assert_eq!(g.player(A).hand, plus(hand(&[(RH, 5)]), d));
-    assert_eq!(g.reserve, reserve(&[(RH, 19)]));
+    for g in [big(), small()] {
+        let (g, d) = perform_then_take(g, York, RH);
+        assert_eq!(g.player(A).coins, 7);
+        assert_eq!(g.player(A).hand, plus(hand(&[(RH, 5)]), d));
+        assert_eq!(g.reserve, reserve(&[(RH, 19)]));
+    }
 }

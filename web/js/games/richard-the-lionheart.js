@@ -57,7 +57,7 @@ export default {
     switch (action.type) {
       case 'choose_character': return `Play ${titleCase(action.character)}`;
       case 'choose_side': return `Side with ${titleCase(action.side)}`;
-      case 'use_captor': return "Use Leopold's Captor (King's Ransom +1)";
+      case 'use_captor': return "Use Leopold's Captor (King's Return +1)";
       case 'decline': return 'Decline';
       case 'place': return `Start in ${place(action.location)}`;
       case 'step': return `Move to ${place(action.to)}`;

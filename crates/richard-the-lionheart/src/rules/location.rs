@@ -17,10 +17,6 @@ pub fn arrive(game: &mut RichardTheLionheart, seat: Seat) {
     }
 }
 
-fn takes(cards: &[Card]) -> Vec<Choice> {
-    cards.iter().map(|&card| Choice::Take { card }).collect()
-}
-
 fn tracks(list: &[Track]) -> Vec<Choice> {
     list.iter().map(|&track| Choice::Track { track }).collect()
 }
@@ -37,7 +33,6 @@ pub fn options(game: &RichardTheLionheart, seat: Seat) -> Vec<Choice> {
     let big = game.big_board();
     let hand = p.hand;
     let has = |c: Card, n: u8| hand.get(c) >= n;
-    let isabella = p.is(Character::Isabella);
     let any_take = || {
         let t: Vec<Choice> = game.reserve.present().map(|card| Choice::Take { card }).collect();
         if t.is_empty() {
@@ -58,7 +53,7 @@ pub fn options(game: &RichardTheLionheart, seat: Seat) -> Vec<Choice> {
                     Vec::new()
                 }
             } else if loc == Location::Bridgewater {
-                takes(&[Card::RB, Card::GB])
+                vec![Choice::Plain]
             } else {
                 let (a, b) = (has(Card::RC, 3), has(Card::GH, 3));
                 let mut out = Vec::new();
@@ -88,13 +83,8 @@ pub fn options(game: &RichardTheLionheart, seat: Seat) -> Vec<Choice> {
         Location::Chester => plain_if(has(Card::RB, if big { 2 } else { 3 })),
         Location::Cardiff => plain_if(has(Card::GH, 2) && has(Card::GC, 2)),
         Location::Norwich => plain_if(has(Card::RH, 2) && has(Card::RC, 2)),
-        Location::Gloucester | Location::Salisbury | Location::York => {
-            if isabella {
-                vec![Choice::Plain]
-            } else {
-                takes(&pair(loc))
-            }
-        }
+        // The type is chosen after the draw (D2.4b, `Stage::TakeChoice`); Isabella takes both.
+        Location::Gloucester | Location::Salisbury | Location::York => vec![Choice::Plain],
         Location::London | Location::Shrewsbury => {
             if !levy_payable(game, seat) {
                 Vec::new()
@@ -130,7 +120,7 @@ fn plain_if(ok: bool) -> Vec<Choice> {
 }
 
 /// The two card types offered at Bridgewater 2–3p, Gloucester, Salisbury and York.
-fn pair(loc: Location) -> [Card; 2] {
+pub fn pair(loc: Location) -> [Card; 2] {
     match loc {
         Location::Salisbury => [Card::RC, Card::GC],
         Location::York => [Card::RH, Card::GH],
@@ -169,8 +159,10 @@ pub fn perform(game: &mut RichardTheLionheart, seat: Seat, choice: Choice) {
                 for card in pair(loc) {
                     game.take(seat, card);
                 }
-            } else if let Some(card) = chosen_card {
-                game.take(seat, card);
+            } else if !take_options(game, seat).is_empty() {
+                // D2.4b comes after the draw, in printed order: the player has seen the card drawn.
+                game.stage = Stage::TakeChoice { seat };
+                return;
             }
         }
         (Location::Bristol, true) => {
@@ -276,6 +268,18 @@ pub fn perform(game: &mut RichardTheLionheart, seat: Seat, choice: Choice) {
             }
         }
     }
+    after_action(game, seat, true);
+}
+
+/// D2.4b after the draw: the printed types of `seat`'s location that the Reserve holds.
+pub fn take_options(game: &RichardTheLionheart, seat: Seat) -> Vec<Card> {
+    let Some(loc) = game.player(seat).location else { return Vec::new() };
+    pair(loc).into_iter().filter(|c| game.reserve.get(*c) > 0).collect()
+}
+
+/// D2.4b applied: take the chosen type, then the after-action steps.
+pub fn take_choice(game: &mut RichardTheLionheart, seat: Seat, card: Card) {
+    game.take(seat, card);
     after_action(game, seat, true);
 }
 

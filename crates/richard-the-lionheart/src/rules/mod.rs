@@ -41,6 +41,9 @@ pub fn legal(game: &RichardTheLionheart, seat: Seat) -> Vec<Action> {
             out.push(Action::Decline);
             out
         }
+        Stage::TakeChoice { .. } => {
+            location::take_options(game, seat).into_iter().map(|card| Action::TakeCard { card }).collect()
+        }
         Stage::KeepEdict { drawn, .. } => {
             let mut out = Vec::new();
             if let Some(held) = game.player(seat).edict {
@@ -92,6 +95,7 @@ pub fn play(game: &mut RichardTheLionheart, seat: Seat, action: Action) {
             game.say(LogEvent::Declined { seat });
             location::after_action(game, seat, false);
         }
+        (Stage::TakeChoice { .. }, Action::TakeCard { card }) => location::take_choice(game, seat, card),
         (Stage::KeepEdict { drawn, .. }, Action::KeepEdict { edict }) => {
             location::keep_edict(game, seat, drawn, edict);
         }
