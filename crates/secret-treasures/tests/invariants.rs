@@ -91,6 +91,13 @@ fn check_state(g: &SecretTreasures, before: Option<&SecretTreasures>, events: &[
         let crossing = matches!(g.phase(), Phase::Turn { step: Step::Remigius { forced: true, steps: 1, .. }, .. });
         assert!(r != v || crossing, "Remigius and Vitus share room {r}");
     }
+    // 7. Vitus stands at the main portal only before Remigius first moves (first-game placement).
+    if let Some(Place::Portal(_)) = g.vitus() {
+        assert!(g.options().first_game_placement, "Vitus at a portal without the first-game placement");
+        if let Some(before) = before {
+            assert!(matches!(before.vitus(), Some(Place::Portal(_))), "Vitus went back out to the portal");
+        }
+    }
     // 8. Cards.
     for &seat in &seats {
         let chosen = usize::from(g.view(Viewer::Seat(seat)).my_choice.is_some());

@@ -155,7 +155,7 @@ fn owning_pieces_in_all_13_rooms_starts_one_last_turn_each_then_the_final_scorin
 
 #[test]
 fn the_rooms_table_and_a_shared_victory() {
-    // Frank in 7 rooms (4), Alex in 10 rooms (8 = 4 + 4 from Remigius-free points); a tie shares the win.
+    // Frank and Alex both in 7 rooms (4 each), Ani 1 for Porticus: the tie at the top shares the win.
     let mut s = Scenario::new(3).final_turns(1).severus(5);
     for room in 1..=7 {
         s = s.book(room, 1, FRANK, true);

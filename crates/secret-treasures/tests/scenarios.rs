@@ -202,6 +202,7 @@ fn stephanus_scenario() -> secret_treasures::SecretTreasures {
         .remigius(6)
         .vitus(Place::Room(7))
         .token(ALEX, Place::Storehouse(3))
+        .storehouse(3, vec![])
         .build()
 }
 
@@ -338,6 +339,12 @@ fn s11_the_two_player_game_has_60_tiles_and_raphael_reveals_from_round_2() {
         assert_eq!(all, Pieces::new(9, 12, 13, 13, 13));
         let raphael = g.raphael().expect("Raphael plays");
         assert_eq!((raphael.deck.len(), raphael.display.len()), (deck, 0));
+        let mut cards = raphael.deck.clone();
+        cards.sort_unstable();
+        let mut expected: Vec<Card> =
+            g.hand(ANI).iter().filter(|c| **c != Card::Bells).flat_map(|c| [*c, *c]).collect();
+        expected.push(Card::Bells);
+        assert_eq!(cards, expected, "2 of each character in play and 1 Bells");
         assert_eq!(g.hand(ANI).len(), deck / 2 + 1);
 
         // Setup decisions, then round 1 (no reveal), then round 2 (a reveal).
