@@ -55,7 +55,19 @@ fn simulate_rejects_unknown_games_bad_player_counts_and_bad_options_without_pani
 
 fn saved_log(dir: &Path, game: &str, players: &str) -> PathBuf {
     let d = dir.to_str().expect("utf-8 path");
-    let o = chapterhouse(&["simulate", "--game", game, "--players", players, "--games", "1", "--seed", "3", "--save-logs", d]);
+    let o = chapterhouse(&[
+        "simulate",
+        "--game",
+        game,
+        "--players",
+        players,
+        "--games",
+        "1",
+        "--seed",
+        "3",
+        "--save-logs",
+        d,
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     dir.join(format!("{game}-0.json"))
 }
@@ -63,7 +75,9 @@ fn saved_log(dir: &Path, game: &str, players: &str) -> PathBuf {
 #[test]
 fn a_saved_log_verifies_and_an_altered_hash_or_action_fails_at_that_action() {
     let dir = temp_dir("verify");
-    for (game, players) in [("knights-templar", "4"), ("templars-journey", "3"), ("secret-treasures", "2"), ("richard-the-lionheart", "3")] {
+    for (game, players) in
+        [("knights-templar", "4"), ("templars-journey", "3"), ("secret-treasures", "2"), ("richard-the-lionheart", "3")]
+    {
         let path = saved_log(&dir, game, players);
         let o = chapterhouse(&["verify", path.to_str().expect("utf-8")]);
         assert!(o.status.success(), "{game}: {}", stdout(&o));

@@ -4,7 +4,7 @@ use crate::catalog::Catalog;
 use crate::cli::find_game;
 use anyhow::{bail, Context};
 use game_core::bot::RandomBot;
-use game_core::{GameLog, GameRng, Seed, SeatNames};
+use game_core::{GameLog, GameRng, SeatNames, Seed};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -81,10 +81,9 @@ pub fn simulate(args: &SimulateArgs) -> anyhow::Result<SimulationReport> {
     for n in 0..args.games {
         let seed = Seed::from_u64(first.wrapping_add(n));
         let mut game = descriptor.create(args.players, &options, seed)?;
-        let mut log = args
-            .save_logs
-            .as_ref()
-            .map(|_| GameLog::start(format!("sim-{n}"), descriptor, options.clone(), names.0.clone(), &seed, game.as_ref()));
+        let mut log = args.save_logs.as_ref().map(|_| {
+            GameLog::start(format!("sim-{n}"), descriptor, options.clone(), names.0.clone(), &seed, game.as_ref())
+        });
         let mut bot = RandomBot::new(GameRng::from_u64(first.wrapping_add(n) ^ 0xb07));
         let mut steps = 0usize;
         while game.outcome().is_none() {

@@ -42,16 +42,19 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
                 log.game, log.game_id, report.actions
             );
             if let Some(o) = report.outcome {
-                println!("result: scores {:?}, winners {:?}", o.scores, o.winners.iter().map(|s| s.0).collect::<Vec<_>>());
+                println!(
+                    "result: scores {:?}, winners {:?}",
+                    o.scores,
+                    o.winners.iter().map(|s| s.0).collect::<Vec<_>>()
+                );
             }
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {
             match e.failing_seq().and_then(|seq| log.actions.get((seq as usize).saturating_sub(1))) {
-                Some(entry) => println!(
-                    "FAILED at action seq {} (seat {}, action {}): {e}",
-                    entry.seq, entry.seat.0, entry.action
-                ),
+                Some(entry) => {
+                    println!("FAILED at action seq {} (seat {}, action {}): {e}", entry.seq, entry.seat.0, entry.action)
+                }
                 None => println!("FAILED: {e}"),
             }
             Ok(ExitCode::from(1))

@@ -1,0 +1,255 @@
+//! The one error type clients see: a stable, namespaced code, a sentence, and for HTTP one status mapping.
+//!
+//! Store and internal failures are logged where they happen and reach clients only as
+//! `server/internal`, never with their text.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use game_core::{RuleError, SetupError};
+use serde::Serialize;
+use serde_json::json;
+
+/// An error answered to a client, over HTTP or the socket.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ApiError {
+    /// No bearer token was given where one is needed.
+    #[error("this needs a bearer token: sign in first")]
+    MissingToken,
+    /// The token is unknown or was revoked.
+    #[error("the token is unknown or has been revoked")]
+    InvalidToken,
+    /// Wrong name or password.
+    #[error("wrong name or password")]
+    BadCredentials,
+    /// The name is registered already.
+    #[error("the name {0:?} is already registered")]
+    NameTaken(String),
+    /// The display name is empty, too long or has control characters.
+    #[error("a name is 1 to 32 characters without control characters")]
+    InvalidName,
+    /// The password is too short or too long.
+    #[error("a password is 8 to 128 characters")]
+    WeakPassword,
+
+    /// No such lobby.
+    #[error("no such lobby")]
+    LobbyNotFound,
+    /// A private lobby or its game needs its invite code.
+    #[error("this lobby is private: its invite code is needed")]
+    InviteRequired,
+    /// The requester is not a member of the lobby.
+    #[error("join the lobby first")]
+    NotMember,
+    /// Only the host may do this.
+    #[error("only the host may do this")]
+    NotHost,
+    /// The seat is occupied.
+    #[error("seat {0} is taken")]
+    SeatTaken(usize),
+    /// The seat does not exist in this lobby.
+    #[error("this lobby has no seat {0}")]
+    NoSuchSeat(usize),
+    /// The requester holds no seat.
+    #[error("you hold no seat")]
+    NotSeated,
+    /// The requester was kicked from this lobby.
+    #[error("you were removed from this lobby by its host")]
+    Kicked,
+    /// The lobby's game has started; seats and options are fixed.
+    #[error("the game of this lobby has started")]
+    LobbyStarted,
+    /// No member with that account.
+    #[error("no such member")]
+    NoSuchMember,
+    /// The host cannot kick themself.
+    #[error("the host cannot kick themself")]
+    CannotKickHost,
+    /// The lobby cannot start with this many players.
+    #[error("this game needs {min} to {max} players; {seated} are seated")]
+    BadPlayerCount {
+        /// Fewest.
+        min: usize,
+        /// Most.
+        max: usize,
+        /// Seated now.
+        seated: usize,
+    },
+
+    /// The catalog has no such game.
+    #[error("unknown game {0:?}")]
+    UnknownGame(String),
+    /// The game could not be set up (options or player count).
+    #[error("{0}")]
+    Setup(SetupError),
+    /// No such game.
+    #[error("no such game")]
+    GameNotFound,
+    /// The requester holds no seat in this game.
+    #[error("you hold no seat in this game")]
+    NotAPlayer,
+    /// The action was sent for a version that is not the current one.
+    #[error("the game is at version {current}, the action was for version {sent}")]
+    StaleVersion {
+        /// The game's version now.
+        current: u64,
+        /// The version the client sent.
+        sent: u64,
+    },
+    /// The game is over; no more actions.
+    #[error("the game is over")]
+    GameFinished,
+    /// The game's log did not replay at start-up; it is kept but not played.
+    #[error("this game could not be restored and is closed")]
+    GameBroken,
+    /// The engine rejected the action.
+    #[error("{0}")]
+    Rule(RuleError),
+
+    /// The message is not valid JSON or lacks fields.
+    #[error("malformed message: {0}")]
+    Malformed(String),
+    /// The message type is unknown.
+    #[error("unknown message type {0:?}")]
+    UnknownType(String),
+    /// The message is larger than allowed.
+    #[error("the message has {size} bytes; the limit is {limit}")]
+    TooLarge {
+        /// Its size.
+        size: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// No such route.
+    #[error("no such route")]
+    NoRoute,
+
+    /// The server is shutting down and accepts no more actions.
+    #[error("the server is shutting down")]
+    ShuttingDown,
+    /// Something failed on our side (logged, not echoed).
+    #[error("internal error")]
+    Internal,
+}
+
+impl ApiError {
+    /// The stable code, e.g. `lobby/full`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::MissingToken => "auth/missing_token",
+            ApiError::InvalidToken => "auth/invalid_token",
+            ApiError::BadCredentials => "auth/bad_credentials",
+            ApiError::NameTaken(_) => "auth/name_taken",
+            ApiError::InvalidName => "auth/invalid_name",
+            ApiError::WeakPassword => "auth/weak_password",
+            ApiError::LobbyNotFound => "lobby/not_found",
+            ApiError::InviteRequired => "lobby/invite_required",
+            ApiError::NotMember => "lobby/not_member",
+            ApiError::NotHost => "lobby/not_host",
+            ApiError::SeatTaken(_) => "lobby/seat_taken",
+            ApiError::NoSuchSeat(_) => "lobby/no_such_seat",
+            ApiError::NotSeated => "lobby/not_seated",
+            ApiError::Kicked => "lobby/kicked",
+            ApiError::LobbyStarted => "lobby/started",
+            ApiError::NoSuchMember => "lobby/no_such_member",
+            ApiError::CannotKickHost => "lobby/cannot_kick_host",
+            ApiError::BadPlayerCount { .. } => "lobby/bad_player_count",
+            ApiError::UnknownGame(_) => "game/unknown_game",
+            ApiError::Setup(e) => e.code(),
+            ApiError::GameNotFound => "game/not_found",
+            ApiError::NotAPlayer => "game/not_a_player",
+            ApiError::StaleVersion { .. } => "game/stale_version",
+            ApiError::GameFinished => "game/finished",
+            ApiError::GameBroken => "game/broken",
+            ApiError::Rule(e) => e.code(),
+            ApiError::Malformed(_) => "proto/malformed",
+            ApiError::UnknownType(_) => "proto/unknown_type",
+            ApiError::TooLarge { .. } => "proto/too_large",
+            ApiError::NoRoute => "proto/no_route",
+            ApiError::ShuttingDown => "server/shutting_down",
+            ApiError::Internal => "server/internal",
+        }
+    }
+
+    /// The HTTP status for this error.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::MissingToken | ApiError::InvalidToken | ApiError::BadCredentials => StatusCode::UNAUTHORIZED,
+            ApiError::InviteRequired
+            | ApiError::NotMember
+            | ApiError::NotHost
+            | ApiError::Kicked
+            | ApiError::NotAPlayer
+            | ApiError::CannotKickHost => StatusCode::FORBIDDEN,
+            ApiError::LobbyNotFound | ApiError::GameNotFound | ApiError::NoRoute | ApiError::NoSuchMember => {
+                StatusCode::NOT_FOUND
+            }
+            ApiError::NameTaken(_)
+            | ApiError::SeatTaken(_)
+            | ApiError::NotSeated
+            | ApiError::LobbyStarted
+            | ApiError::StaleVersion { .. }
+            | ApiError::GameFinished
+            | ApiError::GameBroken => StatusCode::CONFLICT,
+            ApiError::InvalidName
+            | ApiError::WeakPassword
+            | ApiError::NoSuchSeat(_)
+            | ApiError::BadPlayerCount { .. }
+            | ApiError::UnknownGame(_)
+            | ApiError::Setup(_)
+            | ApiError::Rule(_)
+            | ApiError::Malformed(_)
+            | ApiError::UnknownType(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The error as the JSON object clients receive: `{code, message}` plus details for some codes.
+    pub fn body(&self) -> ErrorBody {
+        let details = match self {
+            ApiError::StaleVersion { current, sent } => Some(json!({"current_version": current, "sent_version": sent})),
+            ApiError::BadPlayerCount { min, max, seated } => Some(json!({"min": min, "max": max, "seated": seated})),
+            _ => None,
+        };
+        ErrorBody { code: self.code(), message: self.to_string(), details }
+    }
+}
+
+/// The JSON shape of an error.
+#[derive(Clone, Debug, Serialize)]
+pub struct ErrorBody {
+    /// The stable code.
+    pub code: &'static str,
+    /// A sentence for people.
+    pub message: String,
+    /// Machine-readable details, for some codes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub details: Option<serde_json::Value>,
+}
+
+impl From<RuleError> for ApiError {
+    fn from(e: RuleError) -> Self {
+        ApiError::Rule(e)
+    }
+}
+
+impl From<SetupError> for ApiError {
+    fn from(e: SetupError) -> Self {
+        ApiError::Setup(e)
+    }
+}
+
+impl From<crate::store::StoreError> for ApiError {
+    fn from(e: crate::store::StoreError) -> Self {
+        tracing::error!(error = %e, "store error");
+        ApiError::Internal
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status(), Json(json!({ "error": self.body() }))).into_response()
+    }
+}

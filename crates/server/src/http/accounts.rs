@@ -1,0 +1,110 @@
+//! `/api/guest`, `/api/register`, `/api/login`, `/api/logout`, `/api/me`, `/api/me/games`.
+
+use super::{AppState, Body};
+use crate::accounts::{bearer, check_name, hash_password, new_token, token_hash, verify_password, Auth};
+use crate::error::ApiError;
+use crate::store::{Account, AccountKind, GameSummary, StoreError};
+use axum::extract::{FromRequestParts, State};
+use axum::http::request::Parts;
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+
+pub(super) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/guest", post(guest))
+        .route("/api/register", post(register))
+        .route("/api/login", post(login))
+        .route("/api/logout", post(logout))
+        .route("/api/me", get(me))
+        .route("/api/me/games", get(my_games))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GuestBody {
+    name: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Credentials {
+    name: String,
+    password: String,
+}
+
+#[derive(Serialize)]
+struct Session {
+    account: Account,
+    token: String,
+}
+
+async fn session(state: &AppState, account: Account) -> Result<Json<Session>, ApiError> {
+    let token = new_token();
+    state.store.insert_token(&token_hash(&token), &account.id).await?;
+    Ok(Json(Session { account, token }))
+}
+
+async fn guest(State(state): State<AppState>, Body(body): Body<GuestBody>) -> Result<Json<Session>, ApiError> {
+    let name = check_name(&body.name)?;
+    let account = state.store.create_account(&name, AccountKind::Guest, None).await?;
+    session(&state, account).await
+}
+
+async fn register(State(state): State<AppState>, Body(body): Body<Credentials>) -> Result<Json<Session>, ApiError> {
+    let name = check_name(&body.name)?;
+    let password = body.password;
+    let phc = tokio::task::spawn_blocking(move || hash_password(&password)).await.map_err(|_| ApiError::Internal)??;
+    let account = match state.store.create_account(&name, AccountKind::Registered, Some(&phc)).await {
+        Err(StoreError::Conflict(_)) => return Err(ApiError::NameTaken(name)),
+        other => other?,
+    };
+    session(&state, account).await
+}
+
+async fn login(State(state): State<AppState>, Body(body): Body<Credentials>) -> Result<Json<Session>, ApiError> {
+    let found = state.store.registered_account(body.name.trim()).await?;
+    let Some((account, phc)) = found else {
+        return Err(ApiError::BadCredentials);
+    };
+    let password = body.password;
+    let ok =
+        tokio::task::spawn_blocking(move || verify_password(&password, &phc)).await.map_err(|_| ApiError::Internal)?;
+    if !ok {
+        return Err(ApiError::BadCredentials);
+    }
+    session(&state, account).await
+}
+
+/// The raw token of a request (for sign-out).
+struct Token(String);
+
+impl FromRequestParts<AppState> for Token {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &AppState) -> Result<Self, Self::Rejection> {
+        bearer(parts).map(Token).ok_or(ApiError::MissingToken)
+    }
+}
+
+async fn logout(State(state): State<AppState>, Token(token): Token) -> Result<StatusCode, ApiError> {
+    if state.store.revoke_token(&token_hash(&token)).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::InvalidToken)
+    }
+}
+
+async fn me(Auth(account): Auth) -> Json<Account> {
+    Json(account)
+}
+
+#[derive(Serialize)]
+struct GameList {
+    games: Vec<GameSummary>,
+}
+
+async fn my_games(State(state): State<AppState>, Auth(account): Auth) -> Result<Json<GameList>, ApiError> {
+    Ok(Json(GameList { games: state.store.games_of(&account.id, 200).await? }))
+}

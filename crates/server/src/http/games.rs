@@ -1,0 +1,140 @@
+//! `/api/games/{id}` and `/api/games/{id}/log`: a game's summary, and its log (complete and
+//! verifiable once the game is over; filtered to the requester's view while it runs).
+
+use super::AppState;
+use crate::accounts::MaybeAuth;
+use crate::error::ApiError;
+use crate::ids::{AccountId, GameId};
+use crate::protocol::EventOut;
+use crate::store::GameRecord;
+use axum::extract::{Path, Query, State};
+use axum::routing::get;
+use axum::{Json, Router};
+use game_core::{Seat, SeatNames, Viewer};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+/// The format tag of a log filtered to one viewer (a running game).
+pub const PARTIAL_LOG_FORMAT: &str = "chapterhouse-partial-log/1";
+
+pub(super) fn routes() -> Router<AppState> {
+    Router::new().route("/api/games/{id}", get(show)).route("/api/games/{id}/log", get(log))
+}
+
+#[derive(Deserialize)]
+struct CodeQuery {
+    code: Option<String>,
+}
+
+/// Who is asking, as which viewer: a seat of the game, or a spectator allowed to watch.
+async fn viewer_for(
+    state: &AppState,
+    record: &GameRecord,
+    account: Option<&AccountId>,
+    code: Option<&str>,
+) -> Result<Viewer, ApiError> {
+    let setup = &record.setup;
+    if let Some(account) = account {
+        if let Some(seat) = setup.accounts.iter().zip(&setup.bots).position(|(a, bot)| a == account && !bot) {
+            return Ok(Viewer::Seat(Seat(seat as u8)));
+        }
+    }
+    if setup.public || (code.is_some() && code == setup.invite_code.as_deref()) {
+        return Ok(Viewer::Spectator);
+    }
+    if let (Some(lobby), Some(account)) = (&setup.lobby, account) {
+        if state.lobbies.is_member(lobby, account).await {
+            return Ok(Viewer::Spectator);
+        }
+    }
+    Err(ApiError::InviteRequired)
+}
+
+async fn show(
+    State(state): State<AppState>,
+    MaybeAuth(account): MaybeAuth,
+    Path(id): Path<GameId>,
+    Query(q): Query<CodeQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let record = state.store.game(&id).await?.ok_or(ApiError::GameNotFound)?;
+    let viewer = viewer_for(&state, &record, account.as_ref().map(|a| &a.id), q.code.as_deref()).await?;
+    let s = &record.setup;
+    Ok(Json(json!({
+        "game": {
+            "id": s.id,
+            "catalog_id": s.game,
+            "engine_version": s.engine_version,
+            "options": s.options,
+            "seats": s.seats,
+            "bots": s.bots,
+            "lobby": s.lobby,
+            "status": record.status,
+            "seed_commitment": s.seed.commitment(),
+            "seed": record.finished().then(|| s.seed.to_hex()),
+            "outcome": record.outcome,
+            "your_seat": match viewer { Viewer::Seat(seat) => Some(seat), Viewer::Spectator => None },
+        }
+    })))
+}
+
+/// One action as a viewer of a running game may see it.
+#[derive(Serialize)]
+struct PartialEntry {
+    seq: u64,
+    seat: Seat,
+    /// The action itself only for the viewer's own seat.
+    action: Option<Value>,
+    events: Vec<EventOut>,
+}
+
+async fn log(
+    State(state): State<AppState>,
+    MaybeAuth(account): MaybeAuth,
+    Path(id): Path<GameId>,
+    Query(q): Query<CodeQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let record = state.store.game(&id).await?.ok_or(ApiError::GameNotFound)?;
+    let viewer = viewer_for(&state, &record, account.as_ref().map(|a| &a.id), q.code.as_deref()).await?;
+    let actions = state.store.actions(&id).await?;
+    if record.finished() {
+        return serde_json::to_value(record.log(actions)).map(Json).map_err(|_| ApiError::Internal);
+    }
+    // A running game: replay from the (still secret) seed to learn which events this viewer saw.
+    let catalog = state.catalog.clone();
+    let partial = tokio::task::spawn_blocking(move || -> Result<Value, ApiError> {
+        let s = &record.setup;
+        let descriptor = catalog.get(&s.game).ok_or_else(|| ApiError::UnknownGame(s.game.clone()))?;
+        let mut game = descriptor.create(s.seats.len(), &s.options, s.seed)?;
+        let names = SeatNames(s.seats.clone());
+        let setup_events = EventOut::visible(&game.setup_events(&names), viewer);
+        let mut entries = Vec::with_capacity(actions.len());
+        for row in actions {
+            let events = game.apply(row.seat, &row.action, &names).map_err(|e| {
+                tracing::error!(game = %s.id, error = %e, "stored action does not replay");
+                ApiError::GameBroken
+            })?;
+            entries.push(PartialEntry {
+                seq: row.seq,
+                seat: row.seat,
+                action: viewer.is(row.seat).then_some(row.action),
+                events: EventOut::visible(&events, viewer),
+            });
+        }
+        Ok(json!({
+            "format": PARTIAL_LOG_FORMAT,
+            "game_id": s.id,
+            "game": s.game,
+            "engine_version": s.engine_version,
+            "options": s.options,
+            "seats": s.seats,
+            "seed_commitment": s.seed.commitment(),
+            "viewer": viewer,
+            "version": entries.len(),
+            "setup_events": setup_events,
+            "actions": entries,
+        }))
+    })
+    .await
+    .map_err(|_| ApiError::Internal)??;
+    Ok(Json(partial))
+}

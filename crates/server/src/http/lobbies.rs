@@ -1,0 +1,215 @@
+//! `/api/lobbies...`: create, list, look, join, seats, bots, kick, options, start.
+
+use super::{AppState, Body};
+use crate::accounts::{Auth, MaybeAuth};
+use crate::error::ApiError;
+use crate::ids::{AccountId, GameId, LobbyId};
+use crate::lobby::registry::NewLobby;
+use crate::lobby::Lobby;
+use axum::extract::{Path, Query, State};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+pub(super) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/lobbies", post(create).get(list))
+        .route("/api/lobbies/{id}", get(show))
+        .route("/api/lobbies/{id}/join", post(join))
+        .route("/api/lobbies/{id}/leave", post(leave))
+        .route("/api/lobbies/{id}/seat", post(take_seat))
+        .route("/api/lobbies/{id}/unseat", post(leave_seat))
+        .route("/api/lobbies/{id}/bots", post(add_bot))
+        .route("/api/lobbies/{id}/kick", post(kick))
+        .route("/api/lobbies/{id}/options", post(configure))
+        .route("/api/lobbies/{id}/start", post(start))
+}
+
+fn view(lobby: &Lobby, for_members: bool) -> Json<Value> {
+    Json(json!({ "lobby": lobby.view(for_members) }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateBody {
+    game: String,
+    #[serde(default)]
+    options: Value,
+    #[serde(default)]
+    public: bool,
+    #[serde(default)]
+    turn_seconds: Option<u64>,
+}
+
+async fn create(
+    State(state): State<AppState>,
+    Auth(account): Auth,
+    Body(body): Body<CreateBody>,
+) -> Result<Json<Value>, ApiError> {
+    let new = NewLobby { game: body.game, options: body.options, public: body.public, turn_seconds: body.turn_seconds };
+    let lobby = state.lobbies.create(&account, new).await?;
+    Ok(view(&lobby, true))
+}
+
+async fn list(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
+    let records = state.store.public_open_lobbies(100).await?;
+    let lobbies: Vec<Value> = records
+        .into_iter()
+        .filter_map(|r| serde_json::from_value::<Lobby>(r.state).ok())
+        .map(|l| serde_json::to_value(l.view(false)).unwrap_or(Value::Null))
+        .collect();
+    Ok(Json(json!({ "lobbies": lobbies })))
+}
+
+#[derive(Deserialize)]
+struct CodeQuery {
+    code: Option<String>,
+}
+
+async fn show(
+    State(state): State<AppState>,
+    MaybeAuth(account): MaybeAuth,
+    Path(id): Path<LobbyId>,
+    Query(q): Query<CodeQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let lobby = state.lobbies.get(&id).await?;
+    let account = account.map(|a| a.id);
+    if !lobby.may_see(account.as_ref(), q.code.as_deref()) {
+        return Err(ApiError::InviteRequired);
+    }
+    let member = account.is_some_and(|a| lobby.is_member(&a)) || q.code.as_deref() == Some(&lobby.invite_code);
+    Ok(view(&lobby, member))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct JoinBody {
+    #[serde(default)]
+    code: Option<String>,
+}
+
+async fn join(
+    State(state): State<AppState>,
+    Auth(account): Auth,
+    Path(id): Path<LobbyId>,
+    body: axum::body::Bytes,
+) -> Result<Json<Value>, ApiError> {
+    // The body is optional: public lobbies need no code.
+    let body: JoinBody = if body.iter().all(u8::is_ascii_whitespace) {
+        JoinBody::default()
+    } else {
+        serde_json::from_slice(&body).map_err(|e| ApiError::Malformed(e.to_string()))?
+    };
+    let code = body.code;
+    let lobby = state.lobbies.change(&id, |l| l.join(&account, code.as_deref())).await?;
+    Ok(view(&lobby, true))
+}
+
+async fn leave(
+    State(state): State<AppState>,
+    Auth(account): Auth,
+    Path(id): Path<LobbyId>,
+) -> Result<Json<Value>, ApiError> {
+    let lobby = state.lobbies.change(&id, |l| l.leave(&account.id)).await?;
+    Ok(view(&lobby, false))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeatBody {
+    seat: usize,
+}
+
+async fn take_seat(
+    State(state): State<AppState>,
+    Auth(account): Auth,
+    Path(id): Path<LobbyId>,
+    Body(body): Body<SeatBody>,
+) -> Result<Json<Value>, ApiError> {
+    let lobby = state.lobbies.change(&id, |l| l.take_seat(&account, body.seat)).await?;
+    Ok(view(&lobby, true))
+}
+
+async fn leave_seat(
+    State(state): State<AppState>,
+    Auth(account): Auth,
+    Path(id): Path<LobbyId>,
+) -> Result<Json<Value>, ApiError> {
+    let lobby = state.lobbies.change(&id, |l| l.leave_seat(&account.id)).await?;
+    Ok(view(&lobby, true))
+}
+
+async fn add_bot(
+    State(state): State<AppState>,
+    Auth(account): Auth,
+    Path(id): Path<LobbyId>,
+    Body(body): Body<SeatBody>,
+) -> Result<Json<Value>, ApiError> {
+    let lobby = state.lobbies.add_bot(&id, &account, body.seat).await?;
+    Ok(view(&lobby, true))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KickBody {
+    account: AccountId,
+}
+
+async fn kick(
+    State(state): State<AppState>,
+    Auth(account): Auth,
+    Path(id): Path<LobbyId>,
+    Body(body): Body<KickBody>,
+) -> Result<Json<Value>, ApiError> {
+    let lobby = state.lobbies.change(&id, |l| l.kick(&account.id, &body.account)).await?;
+    Ok(view(&lobby, true))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OptionsBody {
+    #[serde(default)]
+    options: Option<Value>,
+    #[serde(default)]
+    public: Option<bool>,
+    /// Absent: unchanged; null: no limit; a number: the limit in seconds.
+    #[serde(default, deserialize_with = "some")]
+    turn_seconds: Option<Option<u64>>,
+}
+
+fn some<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<u64>>, D::Error> {
+    Option::<u64>::deserialize(d).map(Some)
+}
+
+async fn configure(
+    State(state): State<AppState>,
+    Auth(account): Auth,
+    Path(id): Path<LobbyId>,
+    Body(body): Body<OptionsBody>,
+) -> Result<Json<Value>, ApiError> {
+    let current = state.lobbies.get(&id).await?;
+    if current.host != account.id {
+        return Err(ApiError::NotHost);
+    }
+    let options = match body.options {
+        None => None,
+        Some(options) => {
+            let descriptor =
+                state.catalog.get(&current.game).ok_or_else(|| ApiError::UnknownGame(current.game.clone()))?;
+            Some(descriptor.normalize_options(&options)?)
+        }
+    };
+    let lobby =
+        state.lobbies.change(&id, |l| l.configure(&account.id, options, body.public, body.turn_seconds)).await?;
+    Ok(view(&lobby, true))
+}
+
+async fn start(
+    State(state): State<AppState>,
+    Auth(account): Auth,
+    Path(id): Path<LobbyId>,
+) -> Result<Json<Value>, ApiError> {
+    let (lobby, game): (Lobby, GameId) = state.lobbies.start(&id, &account).await?;
+    Ok(Json(json!({ "lobby": lobby.view(true), "game": game })))
+}

@@ -1,0 +1,27 @@
+//! Chapterhouse: the authoritative game server and its command-line tool.
+//!
+//! - [`catalog`]: every game the server hosts, behind one JSON interface.
+//! - [`cli`]: the offline subcommands (`simulate`, `verify`, `engine`).
+//! - [`serve`]: the HTTP/WebSocket server (`chapterhouse serve`): config, start-up, shutdown.
+//! - [`http`]: the router ([`http::app`]) and one module per HTTP resource.
+//! - [`ws`]: one WebSocket connection: lobby and game subscriptions, actions.
+//! - [`protocol`]: the socket messages, [`protocol::ClientMsg`] and [`protocol::ServerMsg`].
+//! - [`table`]: one task per live game; validation, write-ahead, per-viewer patches, bots, clocks.
+//! - [`lobby`]: lobbies and their rules, kept live and persisted.
+//! - [`accounts`]: guests, registered accounts (argon2id), bearer tokens.
+//! - [`store`]: the PostgreSQL/SQLite store and its batching action writer.
+//! - [`error`]: the one error type clients see, with stable codes.
+//! - [`ids`]: typed ids.
+
+pub mod accounts;
+pub mod catalog;
+pub mod cli;
+pub mod error;
+pub mod http;
+pub mod ids;
+pub mod lobby;
+pub mod protocol;
+pub mod serve;
+pub mod store;
+pub mod table;
+pub mod ws;

@@ -1,0 +1,190 @@
+//! The live lobbies: loaded from the store on first use, every change persisted before it is
+//! shown, and sent to every socket that follows the lobby.
+
+use super::{Lobby, LobbyStatus};
+use crate::catalog::Catalog;
+use crate::error::ApiError;
+use crate::ids::{GameId, LobbyId};
+use crate::protocol::ServerMsg;
+use crate::store::{Account, AccountKind, GameRecord, NewGame, Store};
+use crate::table::{Rebuilt, Tables};
+use game_core::GameLog;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use tokio::sync::broadcast;
+
+/// One live lobby.
+pub struct LobbyEntry {
+    lobby: tokio::sync::Mutex<Lobby>,
+    updates: broadcast::Sender<Arc<str>>,
+}
+
+/// The live lobbies.
+pub struct Lobbies {
+    map: Mutex<HashMap<LobbyId, Arc<LobbyEntry>>>,
+    store: Store,
+    catalog: Arc<Catalog>,
+    tables: Arc<Tables>,
+}
+
+/// What a host asks for when creating a lobby.
+#[derive(Clone, Debug)]
+pub struct NewLobby {
+    /// The catalog id.
+    pub game: String,
+    /// Options (missing keys take defaults).
+    pub options: Value,
+    /// Listed publicly.
+    pub public: bool,
+    /// Per-turn time limit.
+    pub turn_seconds: Option<u64>,
+}
+
+fn lobby_text(lobby: &Lobby) -> Arc<str> {
+    ServerMsg::Lobby { lobby: serde_json::to_value(lobby.view(true)).unwrap_or(Value::Null) }.to_text()
+}
+
+impl Lobbies {
+    /// An empty registry.
+    pub fn new(store: Store, catalog: Arc<Catalog>, tables: Arc<Tables>) -> Lobbies {
+        Lobbies { map: Mutex::new(HashMap::new()), store, catalog, tables }
+    }
+
+    fn insert(&self, lobby: Lobby) -> Arc<LobbyEntry> {
+        let id = lobby.id.clone();
+        let entry = Arc::new(LobbyEntry { lobby: tokio::sync::Mutex::new(lobby), updates: broadcast::channel(64).0 });
+        match self.map.lock() {
+            Ok(mut map) => map.entry(id).or_insert(entry).clone(),
+            Err(_) => entry,
+        }
+    }
+
+    async fn entry(&self, id: &LobbyId) -> Result<Arc<LobbyEntry>, ApiError> {
+        if let Some(entry) = self.map.lock().ok().and_then(|m| m.get(id).cloned()) {
+            return Ok(entry);
+        }
+        let record = self.store.lobby(id).await?.ok_or(ApiError::LobbyNotFound)?;
+        let lobby: Lobby = serde_json::from_value(record.state).map_err(|e| {
+            tracing::error!(lobby = %id, error = %e, "unreadable lobby");
+            ApiError::Internal
+        })?;
+        Ok(self.insert(lobby))
+    }
+
+    /// Creates a lobby with `host` seated.
+    ///
+    /// # Errors
+    /// `game/unknown_game`, `game/invalid_options`, or a store failure.
+    pub async fn create(&self, host: &Account, new: NewLobby) -> Result<Lobby, ApiError> {
+        let descriptor = self.catalog.get(&new.game).ok_or_else(|| ApiError::UnknownGame(new.game.clone()))?;
+        let options = descriptor.normalize_options(&new.options)?;
+        let info = descriptor.info();
+        let lobby = Lobby::new(new.game, options, info.max_players, new.public, new.turn_seconds, host);
+        self.store.insert_lobby(&lobby.record()).await?;
+        self.insert(lobby.clone());
+        Ok(lobby)
+    }
+
+    /// A copy of a lobby's state.
+    ///
+    /// # Errors
+    /// `lobby/not_found`.
+    pub async fn get(&self, id: &LobbyId) -> Result<Lobby, ApiError> {
+        Ok(self.entry(id).await?.lobby.lock().await.clone())
+    }
+
+    /// The lobby now and a receiver of its later states (as `lobby` message frames).
+    ///
+    /// # Errors
+    /// `lobby/not_found`.
+    pub async fn follow(&self, id: &LobbyId) -> Result<(Lobby, broadcast::Receiver<Arc<str>>), ApiError> {
+        let entry = self.entry(id).await?;
+        let lobby = entry.lobby.lock().await;
+        Ok((lobby.clone(), entry.updates.subscribe()))
+    }
+
+    /// Applies a change: on a copy, persisted, then made current and sent to followers.
+    ///
+    /// # Errors
+    /// The change's own error, `lobby/not_found`, or a store failure (nothing changes then).
+    pub async fn change(
+        &self,
+        id: &LobbyId,
+        f: impl FnOnce(&mut Lobby) -> Result<(), ApiError>,
+    ) -> Result<Lobby, ApiError> {
+        let entry = self.entry(id).await?;
+        let mut current = entry.lobby.lock().await;
+        let mut next = current.clone();
+        f(&mut next)?;
+        if next != *current {
+            self.store.update_lobby(&next.record()).await?;
+            *current = next;
+            let _ = entry.updates.send(lobby_text(&current));
+        }
+        Ok(current.clone())
+    }
+
+    /// The host seats a new bot account.
+    ///
+    /// # Errors
+    /// As [`Lobby::add_bot`].
+    pub async fn add_bot(&self, id: &LobbyId, by: &Account, seat: usize) -> Result<Lobby, ApiError> {
+        let lobby = self.get(id).await?;
+        lobby.can_add_bot(&by.id, seat)?;
+        let bot_number = lobby.seats.iter().flatten().filter(|s| s.bot).count() + 1;
+        let bot = self.store.create_account(&format!("Bot {bot_number}"), AccountKind::Bot, None).await?;
+        self.change(id, |lobby| lobby.add_bot(&by.id, seat, &bot)).await
+    }
+
+    /// The host starts the game: a fresh seed from the OS, the game stored with the lobby's new
+    /// state in one commit, then its table started.
+    ///
+    /// # Errors
+    /// `lobby/not_host`, `lobby/started`, `lobby/bad_player_count`, a setup error, or a store failure.
+    pub async fn start(&self, id: &LobbyId, by: &Account) -> Result<(Lobby, GameId), ApiError> {
+        let entry = self.entry(id).await?;
+        let mut current = entry.lobby.lock().await;
+        let descriptor = self.catalog.get(&current.game).ok_or_else(|| ApiError::UnknownGame(current.game.clone()))?;
+        let info = descriptor.info();
+        let seated = current.seated_for_start(&by.id, info.min_players, info.max_players)?;
+        let seed = Tables::new_seed();
+        let game = descriptor.create(seated.len(), &current.options, seed)?;
+        let game_id = GameId::random();
+        let names: Vec<String> = seated.iter().map(|s| s.name.clone()).collect();
+        let log = GameLog::start(game_id.0.clone(), descriptor, current.options.clone(), names.clone(), &seed, &*game);
+        let new_game = NewGame {
+            id: game_id.clone(),
+            lobby: Some(current.id.clone()),
+            game: current.game.clone(),
+            engine_version: log.engine_version,
+            options: current.options.clone(),
+            seats: names,
+            accounts: seated.iter().map(|s| s.account.clone()).collect(),
+            bots: seated.iter().map(|s| s.bot).collect(),
+            public: current.public,
+            invite_code: (!current.public).then(|| current.invite_code.clone()),
+            turn_seconds: current.turn_seconds,
+            seed,
+            initial_hash: log.initial_hash,
+        };
+        let mut next = current.clone();
+        next.status = LobbyStatus::Started;
+        next.game_id = Some(game_id.clone());
+        self.store.start_game(&new_game, Some(&next.record())).await?;
+        let record = GameRecord { setup: new_game, status: "running".into(), outcome: None };
+        self.tables.spawn(&record, Rebuilt { game, version: 0 });
+        *current = next;
+        tracing::info!(lobby = %id, game = %game_id, players = seated.len(), "game started");
+        let _ = entry.updates.send(lobby_text(&current));
+        Ok((current.clone(), game_id))
+    }
+
+    /// Whether `account` is a member of lobby `id` (false if the lobby is unknown).
+    pub async fn is_member(&self, id: &LobbyId, account: &crate::ids::AccountId) -> bool {
+        match self.entry(id).await {
+            Ok(entry) => entry.lobby.lock().await.is_member(account),
+            Err(_) => false,
+        }
+    }
+}

@@ -1,0 +1,260 @@
+//! The WebSocket messages, named by direction: [`ClientMsg`] (browser → server) and
+//! [`ServerMsg`] (server → browser). Both are JSON objects tagged by `type`; docs/protocol.md
+//! describes each with an example.
+
+use crate::error::ApiError;
+use crate::ids::{GameId, LobbyId};
+use crate::store::Account;
+use game_core::{Audience, DynEvent, Outcome, Seat, Viewer};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The largest text frame the server reads; larger ones get `proto/too_large`.
+pub const MAX_MESSAGE_BYTES: usize = 64 * 1024;
+
+/// A message from a client.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMsg {
+    /// Asks for a `pong`.
+    Ping {
+        /// Echoed in the answer.
+        #[serde(default)]
+        req: Option<u64>,
+    },
+    /// Follows a lobby: its state now, then every change.
+    SubscribeLobby {
+        /// The lobby.
+        lobby: LobbyId,
+        /// The invite code, for a private lobby one is not a member of.
+        #[serde(default)]
+        code: Option<String>,
+        /// Echoed in an error.
+        #[serde(default)]
+        req: Option<u64>,
+    },
+    /// Stops following a lobby.
+    UnsubscribeLobby {
+        /// The lobby.
+        lobby: LobbyId,
+        /// Echoed in an error.
+        #[serde(default)]
+        req: Option<u64>,
+    },
+    /// Follows a game: a snapshot, or the patches missed since `last_version`.
+    Subscribe {
+        /// The game.
+        game: GameId,
+        /// The last version this client holds, to resume.
+        #[serde(default)]
+        last_version: Option<u64>,
+        /// The invite code, to watch a private game one does not play in.
+        #[serde(default)]
+        code: Option<String>,
+        /// Echoed in an error.
+        #[serde(default)]
+        req: Option<u64>,
+    },
+    /// Stops following a game.
+    Unsubscribe {
+        /// The game.
+        game: GameId,
+        /// Echoed in an error.
+        #[serde(default)]
+        req: Option<u64>,
+    },
+    /// Plays an action in the seat this account holds.
+    Action {
+        /// The game.
+        game: GameId,
+        /// The version the client's view is at.
+        version: u64,
+        /// One of the seat's legal actions.
+        action: Value,
+        /// Echoed in the `ack` or error.
+        #[serde(default)]
+        req: Option<u64>,
+    },
+}
+
+/// The `type`s of [`ClientMsg`].
+pub const CLIENT_TYPES: &[&str] =
+    &["ping", "subscribe_lobby", "unsubscribe_lobby", "subscribe", "unsubscribe", "action"];
+
+impl ClientMsg {
+    /// Reads a text frame.
+    ///
+    /// # Errors
+    /// `proto/too_large`, `proto/malformed` (not JSON, not an object, wrong fields) or
+    /// `proto/unknown_type`; with the `req` of the message when it could be read.
+    pub fn parse(text: &str) -> Result<ClientMsg, (ApiError, Option<u64>)> {
+        if text.len() > MAX_MESSAGE_BYTES {
+            return Err((ApiError::TooLarge { size: text.len(), limit: MAX_MESSAGE_BYTES }, None));
+        }
+        let value: Value = serde_json::from_str(text).map_err(|e| (ApiError::Malformed(e.to_string()), None))?;
+        let req = value.get("req").and_then(Value::as_u64);
+        let kind = match value.get("type") {
+            Some(Value::String(kind)) => kind.clone(),
+            _ => return Err((ApiError::Malformed("a message is an object with a string \"type\"".into()), req)),
+        };
+        if !CLIENT_TYPES.contains(&kind.as_str()) {
+            return Err((ApiError::UnknownType(kind), req));
+        }
+        serde_json::from_value(value).map_err(|e| (ApiError::Malformed(e.to_string()), req))
+    }
+}
+
+/// An event as one viewer receives it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EventOut {
+    /// The event as the engine reports it.
+    pub data: Value,
+    /// The event as a sentence.
+    pub text: String,
+    /// Whether only some seats see it.
+    pub private: bool,
+}
+
+impl EventOut {
+    /// The events of `events` that `viewer` may see.
+    pub fn visible(events: &[DynEvent], viewer: Viewer) -> Vec<EventOut> {
+        events
+            .iter()
+            .filter(|e| e.audience.includes(viewer))
+            .map(|e| EventOut { data: e.data.clone(), text: e.text.clone(), private: e.audience != Audience::All })
+            .collect()
+    }
+}
+
+/// A message to a client.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMsg<'a> {
+    /// First message on every socket.
+    Welcome {
+        /// The signed-in account, or null for an anonymous spectator.
+        account: Option<&'a Account>,
+        /// The largest frame the server reads.
+        max_message_bytes: usize,
+    },
+    /// Answer to `ping`.
+    Pong {
+        /// The ping's `req`.
+        req: Option<u64>,
+    },
+    /// A lobby's whole state, on subscribe and after every change.
+    Lobby {
+        /// The lobby (see the HTTP lobby object).
+        lobby: Value,
+    },
+    /// The full view of a game for this subscriber.
+    Snapshot {
+        /// The game.
+        game: &'a GameId,
+        /// The catalog id of the game played.
+        catalog_id: &'a str,
+        /// Actions applied so far.
+        version: u64,
+        /// The subscriber's seat, or null for a spectator.
+        seat: Option<Seat>,
+        /// Seat names.
+        seats: &'a [String],
+        /// What this subscriber may see.
+        view: &'a Value,
+        /// The seats the game waits for.
+        to_act: &'a [Seat],
+        /// This subscriber's legal actions now (empty for spectators and seats not waited for).
+        legal_actions: &'a [Value],
+        /// SHA-256 of the seed, published before the first move.
+        seed_commitment: &'a str,
+        /// The seed, once the game is over.
+        seed: Option<String>,
+        /// The result, once the game is over.
+        outcome: Option<&'a Outcome>,
+    },
+    /// One version: the JSON Patch from this subscriber's previous view to its new one.
+    Patch {
+        /// The game.
+        game: &'a GameId,
+        /// The version this patch leads to.
+        version: u64,
+        /// The seat that acted.
+        seat: Seat,
+        /// RFC 6902 operations.
+        patch: &'a json_patch::Patch,
+        /// The events of this action this subscriber may see.
+        events: &'a [EventOut],
+        /// The seats the game waits for now.
+        to_act: &'a [Seat],
+        /// This subscriber's legal actions now.
+        legal_actions: &'a [Value],
+        /// The seed, when this action ended the game.
+        seed: Option<String>,
+        /// The result, when this action ended the game.
+        outcome: Option<&'a Outcome>,
+    },
+    /// A resumed subscription is up to date (after any missed patches).
+    Resumed {
+        /// The game.
+        game: &'a GameId,
+        /// Its current version.
+        version: u64,
+    },
+    /// The sender's action was committed (after its patch).
+    Ack {
+        /// The action's `req`.
+        req: Option<u64>,
+        /// The game.
+        game: &'a GameId,
+        /// The version the action made.
+        version: u64,
+    },
+    /// A request failed.
+    Error {
+        /// The request's `req`, if it had one.
+        req: Option<u64>,
+        /// The game concerned, if any.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        game: Option<&'a GameId>,
+        /// Stable code.
+        code: &'static str,
+        /// A sentence.
+        message: String,
+        /// Details for some codes.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        details: Option<Value>,
+    },
+}
+
+impl ServerMsg<'_> {
+    /// The message as a JSON text frame.
+    pub fn to_text(&self) -> std::sync::Arc<str> {
+        // Every field is plain data: serialisation cannot fail.
+        serde_json::to_string(self).unwrap_or_default().into()
+    }
+}
+
+/// An error message.
+pub fn error_text(error: &ApiError, req: Option<u64>, game: Option<&GameId>) -> std::sync::Arc<str> {
+    let body = error.body();
+    ServerMsg::Error { req, game, code: body.code, message: body.message, details: body.details }.to_text()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_types_and_malformed_json_get_their_own_codes() {
+        assert_eq!(ClientMsg::parse("{").map_err(|e| e.0.code()), Err("proto/malformed"));
+        assert_eq!(ClientMsg::parse("[1]").map_err(|e| e.0.code()), Err("proto/malformed"));
+        assert_eq!(
+            ClientMsg::parse(r#"{"type":"dance","req":4}"#).map_err(|(e, req)| (e.code(), req)),
+            Err(("proto/unknown_type", Some(4)))
+        );
+        assert_eq!(ClientMsg::parse(r#"{"type":"action","game":"g"}"#).map_err(|e| e.0.code()), Err("proto/malformed"));
+        assert_eq!(ClientMsg::parse(r#"{"type":"ping","req":1}"#), Ok(ClientMsg::Ping { req: Some(1) }));
+        let big = format!(r#"{{"type":"ping","pad":"{}"}}"#, "x".repeat(MAX_MESSAGE_BYTES));
+        assert_eq!(ClientMsg::parse(&big).map_err(|e| e.0.code()), Err("proto/too_large"));
+    }
+}

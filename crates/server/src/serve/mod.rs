@@ -1,0 +1,169 @@
+//! `chapterhouse serve`: configuration, start-up (store, migrations, recovery), and a graceful
+//! shutdown that stops taking actions, lets every pending write finish, and closes sockets with
+//! a close frame.
+
+use crate::catalog::Catalog;
+use crate::http::{app, AppState};
+use crate::lobby::registry::Lobbies;
+use crate::store::writer::Writer;
+use crate::store::Store;
+use crate::table::{TableConfig, Tables};
+use anyhow::Context;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+/// Options of `chapterhouse serve`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "CHAPTERHOUSE_BIND", default_value = "127.0.0.1:8080")]
+    pub bind: SocketAddr,
+    /// `postgres://...` for PostgreSQL, or `sqlite:<file>` (a missing file is created).
+    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://chapterhouse.db")]
+    pub database_url: String,
+    /// Directory of the static web client, served at `/`.
+    #[arg(long, env = "CHAPTERHOUSE_WEB_DIR", default_value = "web")]
+    pub web_dir: PathBuf,
+    /// Log filter, e.g. `info` or `chapterhouse=debug,tower_http=info`.
+    #[arg(long = "log", env = "RUST_LOG", default_value = "info")]
+    pub log: String,
+    /// How long a bot waits before it moves, in milliseconds.
+    #[arg(long, env = "CHAPTERHOUSE_BOT_DELAY_MS", default_value_t = 400)]
+    pub bot_delay_ms: u64,
+}
+
+/// What a server needs besides its listener.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    /// The store's URL.
+    pub database_url: String,
+    /// The web client's directory.
+    pub web_dir: PathBuf,
+    /// Table tunables.
+    pub tables: TableConfig,
+}
+
+impl From<&ServeArgs> for ServerConfig {
+    fn from(args: &ServeArgs) -> Self {
+        ServerConfig {
+            database_url: args.database_url.clone(),
+            web_dir: args.web_dir.clone(),
+            tables: TableConfig { bot_delay: Duration::from_millis(args.bot_delay_ms), ..TableConfig::default() },
+        }
+    }
+}
+
+/// Runs the server until SIGINT or SIGTERM.
+///
+/// # Errors
+/// When the store cannot be opened or migrated, or the address cannot be bound.
+pub fn run(args: ServeArgs) -> anyhow::Result<std::process::ExitCode> {
+    let filter = tracing_subscriber::EnvFilter::try_new(&args.log).context("invalid --log filter")?;
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .try_init();
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async {
+        let listener = TcpListener::bind(args.bind).await.with_context(|| format!("cannot listen on {}", args.bind))?;
+        serve(listener, ServerConfig::from(&args), stop_signal()).await
+    })?;
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// Resolves on SIGINT or SIGTERM.
+async fn stop_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(term) => term,
+            Err(_) => {
+                let _ = interrupt.await;
+                return;
+            }
+        };
+        tokio::select! {
+            _ = interrupt => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = interrupt.await;
+    }
+}
+
+/// Opens the store at `config.database_url`, runs migrations, restores unfinished games, then
+/// serves on `listener` until `shutdown` resolves, and shuts down gracefully.
+///
+/// # Errors
+/// When the store cannot be opened, migrated or read for recovery, or serving fails.
+pub async fn serve(
+    listener: TcpListener,
+    config: ServerConfig,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let store = Store::open(&config.database_url).await.context("cannot open the store")?;
+    tracing::info!(backend = ?store.backend(), "store ready");
+    let (writer, writer_task) = Writer::spawn(store.clone());
+    let catalog = Arc::new(Catalog::standard());
+    let stopping = CancellationToken::new();
+    let tables = Arc::new(Tables::new(store.clone(), catalog.clone(), writer, stopping.clone(), config.tables));
+    let (restored, broken) = tables.recover().await.context("cannot restore unfinished games")?;
+    tracing::info!(restored, broken, "unfinished games restored");
+    let state = AppState {
+        lobbies: Arc::new(Lobbies::new(store.clone(), catalog.clone(), tables.clone())),
+        store: store.clone(),
+        catalog,
+        tables: tables.clone(),
+        shutdown: stopping.clone(),
+        sockets_closing: CancellationToken::new(),
+        sockets: TaskTracker::new(),
+        next_conn: Arc::new(AtomicU64::new(1)),
+        web_dir: config.web_dir,
+    };
+    let addr = listener.local_addr()?;
+    tracing::info!(%addr, "listening");
+
+    let accept_stop = stopping.clone();
+    let router = app(state.clone());
+    let http = tokio::spawn(async move {
+        axum::serve(listener, router).with_graceful_shutdown(async move { accept_stop.cancelled().await }).await
+    });
+    let signal_stop = stopping.clone();
+    tokio::spawn(async move {
+        shutdown.await;
+        signal_stop.cancel();
+    });
+    stopping.cancelled().await;
+
+    // 1. No new connections and no new actions; actions being committed finish, and their patches
+    //    are queued for their sockets.
+    tracing::info!("shutting down: finishing pending actions");
+    tables.wait_stopped().await;
+    // 2. Sockets send what is queued, then a close frame.
+    state.sockets_closing.cancel();
+    state.sockets.close();
+    if tokio::time::timeout(Duration::from_secs(5), state.sockets.wait()).await.is_err() {
+        tracing::warn!("some sockets did not close in time");
+    }
+    if tokio::time::timeout(Duration::from_secs(5), http).await.is_err() {
+        tracing::warn!("some HTTP requests did not finish in time");
+    }
+    // 3. The writer stops once every table (its only users) is gone; then the pool closes.
+    drop(state);
+    drop(tables);
+    let _ = tokio::time::timeout(Duration::from_secs(5), writer_task).await;
+    store.close().await;
+    tracing::info!("stopped");
+    Ok(())
+}

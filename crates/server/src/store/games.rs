@@ -1,0 +1,341 @@
+//! Games and their write-ahead action logs.
+
+use super::{int, json, opt_int, opt_text, text, LobbyRecord, Store, StoreError};
+use crate::ids::{now_ms, AccountId, GameId, LobbyId};
+use game_core::{GameLog, LogEntry, Outcome, Seat, Seed, StateHash};
+use serde::Serialize;
+use serde_json::Value;
+
+/// A game about to be stored, as set up at its start.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    /// Its id.
+    pub id: GameId,
+    /// The lobby it came from.
+    pub lobby: Option<LobbyId>,
+    /// The catalog id.
+    pub game: String,
+    /// The engine version.
+    pub engine_version: String,
+    /// Normalised options.
+    pub options: Value,
+    /// Seat names, in seat order.
+    pub seats: Vec<String>,
+    /// The account in each seat.
+    pub accounts: Vec<AccountId>,
+    /// Which seats bots play.
+    pub bots: Vec<bool>,
+    /// Whether anyone may watch.
+    pub public: bool,
+    /// The invite code of a private game.
+    pub invite_code: Option<String>,
+    /// Per-turn time limit.
+    pub turn_seconds: Option<u64>,
+    /// The secret seed.
+    pub seed: Seed,
+    /// The state hash after setup.
+    pub initial_hash: StateHash,
+}
+
+/// A stored game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// The game as it was set up.
+    pub setup: NewGame,
+    /// `running`, `finished` or `broken`.
+    pub status: String,
+    /// The result of a finished game.
+    pub outcome: Option<Outcome>,
+}
+
+impl GameRecord {
+    /// Whether the game is over.
+    pub fn finished(&self) -> bool {
+        self.status == "finished"
+    }
+
+    /// The complete log of this game; the seed is in it only if the game is finished.
+    pub fn log(&self, actions: Vec<ActionRow>) -> GameLog {
+        let s = &self.setup;
+        GameLog {
+            format: game_core::log::LOG_FORMAT.to_string(),
+            game_id: s.id.0.clone(),
+            game: s.game.clone(),
+            engine_version: s.engine_version.clone(),
+            options: s.options.clone(),
+            seats: s.seats.clone(),
+            seed_commitment: s.seed.commitment(),
+            seed: self.finished().then_some(s.seed),
+            initial_hash: s.initial_hash.clone(),
+            actions: actions
+                .into_iter()
+                .map(|a| LogEntry { seq: a.seq, seat: a.seat, action: a.action, hash: a.hash })
+                .collect(),
+            outcome: self.outcome.clone(),
+        }
+    }
+}
+
+/// One accepted action, as appended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionRow {
+    /// The game.
+    pub game: GameId,
+    /// 1 for the first action.
+    pub seq: u64,
+    /// Who acted.
+    pub seat: Seat,
+    /// The action JSON.
+    pub action: Value,
+    /// The state hash after it.
+    pub hash: StateHash,
+    /// Set on the action that ended the game: the outcome is recorded in the same commit.
+    pub outcome: Option<Outcome>,
+}
+
+/// A game one account played, for its history.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameSummary {
+    /// The game.
+    pub id: GameId,
+    /// The catalog id.
+    pub game: String,
+    /// The seat the account held.
+    pub seat: Seat,
+    /// Seat names.
+    pub seats: Vec<String>,
+    /// `running`, `finished` or `broken`.
+    pub status: String,
+    /// The result once finished.
+    pub outcome: Option<Outcome>,
+    /// Start time (unix ms).
+    pub created_at: i64,
+}
+
+const GAME_COLUMNS: &str =
+    "id, lobby_id, game, engine_version, options, seats, bots, public, invite_code, turn_seconds, \
+                            seed, initial_hash, status, outcome";
+
+fn corrupt(col: &str, e: impl std::fmt::Display) -> StoreError {
+    StoreError::Corrupt(format!("{col}: {e}"))
+}
+
+fn game_record(row: &sqlx::any::AnyRow, accounts: Vec<AccountId>) -> Result<GameRecord, StoreError> {
+    let seats: Vec<String> = serde_json::from_value(json(row, "seats")?).map_err(|e| corrupt("seats", e))?;
+    let seed: Seed = text(row, "seed")?.parse().map_err(|e| corrupt("seed", e))?;
+    let outcome = match opt_text(row, "outcome")? {
+        Some(o) => Some(serde_json::from_str(&o).map_err(|e| corrupt("outcome", e))?),
+        None => None,
+    };
+    Ok(GameRecord {
+        setup: NewGame {
+            id: GameId(text(row, "id")?),
+            lobby: opt_text(row, "lobby_id")?.map(LobbyId),
+            game: text(row, "game")?,
+            engine_version: text(row, "engine_version")?,
+            options: json(row, "options")?,
+            seats,
+            accounts,
+            bots: serde_json::from_value(json(row, "bots")?).map_err(|e| corrupt("bots", e))?,
+            public: int(row, "public")? != 0,
+            invite_code: opt_text(row, "invite_code")?,
+            turn_seconds: opt_int(row, "turn_seconds")?.map(|t| t.max(0) as u64),
+            seed,
+            initial_hash: StateHash(text(row, "initial_hash")?),
+        },
+        status: text(row, "status")?,
+        outcome,
+    })
+}
+
+impl Store {
+    /// Stores a new game and its lobby's new state in one commit.
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub async fn start_game(&self, game: &NewGame, lobby: Option<&LobbyRecord>) -> Result<(), StoreError> {
+        let mut tx = self.pool().begin().await?;
+        sqlx::query(
+            "insert into games (id, lobby_id, game, engine_version, options, seats, bots, public, invite_code, \
+             turn_seconds, seed, seed_commitment, initial_hash, status, created_at) \
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'running', $14)",
+        )
+        .bind(game.id.as_str())
+        .bind(game.lobby.as_ref().map(|l| l.0.clone()))
+        .bind(&game.game)
+        .bind(&game.engine_version)
+        .bind(game.options.to_string())
+        .bind(serde_json::to_string(&game.seats).map_err(|e| corrupt("seats", e))?)
+        .bind(serde_json::to_string(&game.bots).map_err(|e| corrupt("bots", e))?)
+        .bind(i64::from(game.public))
+        .bind(game.invite_code.clone())
+        .bind(game.turn_seconds.map(|t| t as i64))
+        .bind(game.seed.to_hex())
+        .bind(game.seed.commitment())
+        .bind(&game.initial_hash.0)
+        .bind(now_ms())
+        .execute(&mut *tx)
+        .await
+        .map_err(StoreError::from_insert)?;
+        for (seat, account) in game.accounts.iter().enumerate() {
+            sqlx::query("insert into game_players (game_id, seat, account_id) values ($1, $2, $3)")
+                .bind(game.id.as_str())
+                .bind(seat as i64)
+                .bind(account.as_str())
+                .execute(&mut *tx)
+                .await?;
+        }
+        if let Some(lobby) = lobby {
+            sqlx::query("update lobbies set status = $1, state = $2, updated_at = $3 where id = $4")
+                .bind(&lobby.status)
+                .bind(lobby.state.to_string())
+                .bind(now_ms())
+                .bind(lobby.id.as_str())
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn seat_accounts(&self, game: &GameId) -> Result<Vec<AccountId>, StoreError> {
+        let rows = sqlx::query("select account_id from game_players where game_id = $1 order by seat")
+            .bind(game.as_str())
+            .fetch_all(self.pool())
+            .await?;
+        rows.iter().map(|r| text(r, "account_id").map(AccountId)).collect()
+    }
+
+    /// One game.
+    ///
+    /// # Errors
+    /// When the database fails or the row is unreadable.
+    pub async fn game(&self, id: &GameId) -> Result<Option<GameRecord>, StoreError> {
+        let row = sqlx::query(&format!("select {GAME_COLUMNS} from games where id = $1"))
+            .bind(id.as_str())
+            .fetch_optional(self.pool())
+            .await?;
+        match row {
+            None => Ok(None),
+            Some(row) => Ok(Some(game_record(&row, self.seat_accounts(id).await?)?)),
+        }
+    }
+
+    /// Every game still running, oldest first (for recovery at start-up).
+    ///
+    /// # Errors
+    /// When the database fails or a row is unreadable.
+    pub async fn running_games(&self) -> Result<Vec<GameRecord>, StoreError> {
+        let rows =
+            sqlx::query(&format!("select {GAME_COLUMNS} from games where status = 'running' order by created_at"))
+                .fetch_all(self.pool())
+                .await?;
+        let mut games = Vec::with_capacity(rows.len());
+        for row in &rows {
+            let id = GameId(text(row, "id")?);
+            games.push(game_record(row, self.seat_accounts(&id).await?)?);
+        }
+        Ok(games)
+    }
+
+    /// Every stored action of a game, in order.
+    ///
+    /// # Errors
+    /// When the database fails or a row is unreadable.
+    pub async fn actions(&self, game: &GameId) -> Result<Vec<ActionRow>, StoreError> {
+        let rows = sqlx::query("select seq, seat, action, state_hash from actions where game_id = $1 order by seq")
+            .bind(game.as_str())
+            .fetch_all(self.pool())
+            .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(ActionRow {
+                    game: game.clone(),
+                    seq: int(r, "seq")?.max(0) as u64,
+                    seat: Seat(u8::try_from(int(r, "seat")?).map_err(|e| corrupt("seat", e))?),
+                    action: json(r, "action")?,
+                    hash: StateHash(text(r, "state_hash")?),
+                    outcome: None,
+                })
+            })
+            .collect()
+    }
+
+    /// Appends actions of any number of games in one commit; an action that ends its game also
+    /// marks the game finished with its outcome.
+    ///
+    /// # Errors
+    /// [`StoreError::Conflict`] if a seq is already taken (nothing of the batch is written then).
+    pub async fn append_actions(&self, rows: &[ActionRow]) -> Result<(), StoreError> {
+        let now = now_ms();
+        let mut tx = self.pool().begin().await?;
+        for row in rows {
+            sqlx::query(
+                "insert into actions (game_id, seq, seat, action, state_hash, created_at) values ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(row.game.as_str())
+            .bind(row.seq as i64)
+            .bind(i64::from(row.seat.0))
+            .bind(row.action.to_string())
+            .bind(&row.hash.0)
+            .bind(now)
+            .execute(&mut *tx)
+            .await
+            .map_err(StoreError::from_insert)?;
+            if let Some(outcome) = &row.outcome {
+                sqlx::query("update games set status = 'finished', outcome = $1, finished_at = $2 where id = $3")
+                    .bind(serde_json::to_string(outcome).map_err(|e| corrupt("outcome", e))?)
+                    .bind(now)
+                    .bind(row.game.as_str())
+                    .execute(&mut *tx)
+                    .await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Marks a game whose log no longer replays, so that it is not restored again.
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub async fn mark_broken(&self, game: &GameId) -> Result<(), StoreError> {
+        sqlx::query("update games set status = 'broken' where id = $1")
+            .bind(game.as_str())
+            .execute(self.pool())
+            .await?;
+        Ok(())
+    }
+
+    /// The games an account played, newest first.
+    ///
+    /// # Errors
+    /// When the database fails or a row is unreadable.
+    pub async fn games_of(&self, account: &AccountId, limit: i64) -> Result<Vec<GameSummary>, StoreError> {
+        let rows = sqlx::query(
+            "select g.id, g.game, p.seat, g.seats, g.status, g.outcome, g.created_at \
+             from game_players p join games g on g.id = p.game_id where p.account_id = $1 \
+             order by g.created_at desc limit $2",
+        )
+        .bind(account.as_str())
+        .bind(limit)
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(GameSummary {
+                    id: GameId(text(r, "id")?),
+                    game: text(r, "game")?,
+                    seat: Seat(u8::try_from(int(r, "seat")?).map_err(|e| corrupt("seat", e))?),
+                    seats: serde_json::from_value(json(r, "seats")?).map_err(|e| corrupt("seats", e))?,
+                    status: text(r, "status")?,
+                    outcome: match opt_text(r, "outcome")? {
+                        Some(o) => Some(serde_json::from_str(&o).map_err(|e| corrupt("outcome", e))?),
+                        None => None,
+                    },
+                    created_at: int(r, "created_at")?,
+                })
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,105 @@
+//! Lobbies: one JSON document each, with the columns the listing needs.
+
+use super::{int, json, text, Store, StoreError};
+use crate::ids::{now_ms, AccountId, LobbyId};
+use serde_json::Value;
+
+/// A stored lobby.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LobbyRecord {
+    /// Its id.
+    pub id: LobbyId,
+    /// The catalog id of its game.
+    pub game: String,
+    /// Listed publicly.
+    pub public: bool,
+    /// `open` or `started`.
+    pub status: String,
+    /// Its host.
+    pub host: AccountId,
+    /// The whole lobby state (see `lobby::Lobby`).
+    pub state: Value,
+}
+
+fn record(row: &sqlx::any::AnyRow) -> Result<LobbyRecord, StoreError> {
+    Ok(LobbyRecord {
+        id: LobbyId(text(row, "id")?),
+        game: text(row, "game")?,
+        public: int(row, "public")? != 0,
+        status: text(row, "status")?,
+        host: AccountId(text(row, "host")?),
+        state: json(row, "state")?,
+    })
+}
+
+impl Store {
+    /// Inserts a new lobby.
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub async fn insert_lobby(&self, lobby: &LobbyRecord) -> Result<(), StoreError> {
+        let now = now_ms();
+        sqlx::query(
+            "insert into lobbies (id, game, public, status, host, state, created_at, updated_at) \
+             values ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(lobby.id.as_str())
+        .bind(&lobby.game)
+        .bind(i64::from(lobby.public))
+        .bind(&lobby.status)
+        .bind(lobby.host.as_str())
+        .bind(lobby.state.to_string())
+        .bind(now)
+        .bind(now)
+        .execute(self.pool())
+        .await
+        .map_err(StoreError::from_insert)?;
+        Ok(())
+    }
+
+    /// Saves a lobby's new state.
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub async fn update_lobby(&self, lobby: &LobbyRecord) -> Result<(), StoreError> {
+        sqlx::query(
+            "update lobbies set public = $1, status = $2, host = $3, state = $4, updated_at = $5 where id = $6",
+        )
+        .bind(i64::from(lobby.public))
+        .bind(&lobby.status)
+        .bind(lobby.host.as_str())
+        .bind(lobby.state.to_string())
+        .bind(now_ms())
+        .bind(lobby.id.as_str())
+        .execute(self.pool())
+        .await?;
+        Ok(())
+    }
+
+    /// One lobby.
+    ///
+    /// # Errors
+    /// When the database fails or the row is unreadable.
+    pub async fn lobby(&self, id: &LobbyId) -> Result<Option<LobbyRecord>, StoreError> {
+        let row = sqlx::query("select id, game, public, status, host, state from lobbies where id = $1")
+            .bind(id.as_str())
+            .fetch_optional(self.pool())
+            .await?;
+        row.as_ref().map(record).transpose()
+    }
+
+    /// The newest public lobbies that have not started, newest first.
+    ///
+    /// # Errors
+    /// When the database fails or a row is unreadable.
+    pub async fn public_open_lobbies(&self, limit: i64) -> Result<Vec<LobbyRecord>, StoreError> {
+        let rows = sqlx::query(
+            "select id, game, public, status, host, state from lobbies where public = 1 and status = 'open' \
+             order by created_at desc limit $1",
+        )
+        .bind(limit)
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter().map(record).collect()
+    }
+}

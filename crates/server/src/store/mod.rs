@@ -1,0 +1,165 @@
+//! The store: accounts, tokens, lobbies, games and their action logs, on PostgreSQL or SQLite.
+//!
+//! One query set serves both backends through sqlx's `Any` driver (the schema keeps to text and
+//! bigint columns, see `migrations/`). Action appends go through the [`writer`] task, which
+//! commits many tables' appends in one transaction when they arrive together.
+
+mod accounts;
+mod games;
+mod lobbies;
+pub mod writer;
+
+pub use accounts::{Account, AccountKind};
+pub use games::{ActionRow, GameRecord, GameSummary, NewGame};
+pub use lobbies::LobbyRecord;
+
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::{AnyPool, Executor, Row};
+use std::time::Duration;
+
+/// Why a store operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// A unique constraint was violated (e.g. a registered name, or an action seq written twice).
+    #[error("conflict: {0}")]
+    Conflict(String),
+    /// A stored value could not be read back.
+    #[error("corrupt row: {0}")]
+    Corrupt(String),
+    /// The database failed.
+    #[error("database: {0}")]
+    Db(#[from] sqlx::Error),
+    /// Migrations failed.
+    #[error("migrations: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+impl StoreError {
+    fn from_insert(e: sqlx::Error) -> StoreError {
+        match &e {
+            sqlx::Error::Database(db) if db.is_unique_violation() => StoreError::Conflict(db.message().to_string()),
+            _ => StoreError::Db(e),
+        }
+    }
+}
+
+/// The database behind the server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// PostgreSQL.
+    Postgres,
+    /// An embedded SQLite file.
+    Sqlite,
+}
+
+/// A handle to the store (cheap to clone).
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations");
+
+impl Store {
+    /// Connects to `url` (`postgres://...` or `sqlite:...`; a missing SQLite file is created) and runs
+    /// the migrations.
+    ///
+    /// # Errors
+    /// When the database cannot be reached or migrated.
+    pub async fn open(url: &str) -> Result<Store, StoreError> {
+        sqlx::any::install_default_drivers();
+        let (url, backend) = normalize_url(url);
+        let options = AnyPoolOptions::new().acquire_timeout(Duration::from_secs(10));
+        let pool = match backend {
+            Backend::Postgres => options.max_connections(16).connect(&url).await?,
+            Backend::Sqlite => {
+                options
+                    .max_connections(8)
+                    .after_connect(|conn, _| {
+                        Box::pin(async move {
+                            // WAL lets readers run beside the writer; NORMAL sync in WAL mode is durable
+                            // against a killed process (only an OS crash can lose the last commits).
+                            conn.execute("PRAGMA journal_mode = WAL").await?;
+                            conn.execute("PRAGMA synchronous = NORMAL").await?;
+                            conn.execute("PRAGMA busy_timeout = 10000").await?;
+                            conn.execute("PRAGMA foreign_keys = ON").await?;
+                            Ok(())
+                        })
+                    })
+                    .connect(&url)
+                    .await?
+            }
+        };
+        MIGRATOR.run(&pool).await?;
+        Ok(Store { pool, backend })
+    }
+
+    /// Which database this is.
+    pub fn backend(&self) -> &Backend {
+        &self.backend
+    }
+
+    /// Checks that the database answers.
+    ///
+    /// # Errors
+    /// When it does not.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("select 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    /// Closes every connection, waiting for those in use.
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    pub(crate) fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+}
+
+/// The URL sqlx should open, and its backend. SQLite URLs get `mode=rwc` so a missing file is created.
+fn normalize_url(url: &str) -> (String, Backend) {
+    if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+        return (url.to_string(), Backend::Postgres);
+    }
+    let mut url = if url.starts_with("sqlite:") { url.to_string() } else { format!("sqlite://{url}") };
+    if !url.contains("mode=") {
+        url.push(if url.contains('?') { '&' } else { '?' });
+        url.push_str("mode=rwc");
+    }
+    (url, Backend::Sqlite)
+}
+
+fn text(row: &AnyRow, col: &str) -> Result<String, StoreError> {
+    row.try_get::<String, _>(col).map_err(|e| StoreError::Corrupt(format!("{col}: {e}")))
+}
+
+fn opt_text(row: &AnyRow, col: &str) -> Result<Option<String>, StoreError> {
+    row.try_get::<Option<String>, _>(col).map_err(|e| StoreError::Corrupt(format!("{col}: {e}")))
+}
+
+fn int(row: &AnyRow, col: &str) -> Result<i64, StoreError> {
+    row.try_get::<i64, _>(col).map_err(|e| StoreError::Corrupt(format!("{col}: {e}")))
+}
+
+fn opt_int(row: &AnyRow, col: &str) -> Result<Option<i64>, StoreError> {
+    row.try_get::<Option<i64>, _>(col).map_err(|e| StoreError::Corrupt(format!("{col}: {e}")))
+}
+
+fn json(row: &AnyRow, col: &str) -> Result<serde_json::Value, StoreError> {
+    serde_json::from_str(&text(row, col)?).map_err(|e| StoreError::Corrupt(format!("{col}: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sqlite_urls_create_missing_files_and_postgres_urls_pass_through() {
+        assert_eq!(normalize_url("chapterhouse.db"), ("sqlite://chapterhouse.db?mode=rwc".into(), Backend::Sqlite));
+        assert_eq!(normalize_url("sqlite:x.db?mode=ro").0, "sqlite:x.db?mode=ro");
+        assert_eq!(normalize_url("postgres://u@h/db").1, Backend::Postgres);
+    }
+}

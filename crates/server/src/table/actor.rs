@@ -1,0 +1,346 @@
+//! The task that owns one live game: it serialises the game's actions, writes each to the store
+//! before anyone hears of it, and sends every subscriber the patch from its previous view.
+
+use super::{Command, ConnId, Outbox, Rebuilt, TableConfig, TableInfo};
+use crate::error::ApiError;
+use crate::ids::GameId;
+use crate::protocol::{EventOut, ServerMsg};
+use crate::store::writer::{AppendError, Writer};
+use crate::store::ActionRow;
+use game_core::{DynEvent, DynGame, GameRng, RandomBot, Seat, SeatNames, Seed, Viewer};
+use serde_json::Value;
+use std::collections::VecDeque;
+use std::sync::Arc;
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+/// How many past versions each viewer keeps, to resume reconnecting clients with patches.
+const HISTORY: usize = 256;
+
+/// One viewer (a seat, or the spectators): its current view, recent messages, subscribers.
+struct ViewerSync {
+    viewer: Viewer,
+    /// Its view at the table's version; `None` when it was not kept up to date (nobody watched).
+    view: Option<Value>,
+    /// The patch messages of recent versions, oldest first.
+    history: VecDeque<(u64, Arc<str>)>,
+    subscribers: Vec<(ConnId, Outbox)>,
+    /// Whether to keep the view and history even with no subscriber (players who may reconnect).
+    keep: bool,
+}
+
+pub(super) struct Actor {
+    info: Arc<TableInfo>,
+    game: Box<dyn DynGame>,
+    version: u64,
+    seed: Seed,
+    names: SeatNames,
+    viewers: Vec<ViewerSync>,
+    rx: mpsc::Receiver<Command>,
+    writer: Writer,
+    shutdown: CancellationToken,
+    config: TableConfig,
+    bot: RandomBot,
+    bot_due: Option<Instant>,
+    turn_due: Option<Instant>,
+    idle_due: Option<Instant>,
+}
+
+impl Actor {
+    pub(super) fn new(
+        info: Arc<TableInfo>,
+        rebuilt: Rebuilt,
+        seed: Seed,
+        rx: mpsc::Receiver<Command>,
+        writer: Writer,
+        shutdown: CancellationToken,
+        config: TableConfig,
+    ) -> Actor {
+        let game = rebuilt.game;
+        let viewers = Viewer::all(game.players())
+            .into_iter()
+            .map(|viewer| {
+                let keep = match viewer {
+                    Viewer::Seat(s) => !info.bots.get(s.index()).copied().unwrap_or(false),
+                    Viewer::Spectator => false,
+                };
+                ViewerSync {
+                    viewer,
+                    view: keep.then(|| game.view(viewer)),
+                    history: VecDeque::new(),
+                    subscribers: vec![],
+                    keep,
+                }
+            })
+            .collect();
+        let mut actor = Actor {
+            names: SeatNames(info.seats.clone()),
+            info,
+            game,
+            version: rebuilt.version,
+            seed,
+            viewers,
+            rx,
+            writer,
+            shutdown,
+            config,
+            bot: RandomBot::new(GameRng::from_seed(Seed::random())),
+            bot_due: None,
+            turn_due: None,
+            idle_due: None,
+        };
+        actor.schedule();
+        actor
+    }
+
+    fn finished(&self) -> bool {
+        self.game.outcome().is_some()
+    }
+
+    /// Runs until shutdown, until every handle is gone, or until a finished game is left idle.
+    pub(super) async fn run(mut self) -> GameId {
+        loop {
+            let due = [self.bot_due, self.turn_due, self.idle_due].into_iter().flatten().min();
+            tokio::select! {
+                biased;
+                _ = self.shutdown.cancelled() => break,
+                command = self.rx.recv() => match command {
+                    None => break,
+                    Some(command) => self.handle(command).await,
+                },
+                _ = sleep_until(due), if due.is_some() => {
+                    if self.idle_due.is_some_and(|d| d <= Instant::now()) {
+                        break;
+                    }
+                    self.timer_fired().await;
+                }
+            }
+        }
+        self.info.id.clone()
+    }
+
+    async fn handle(&mut self, command: Command) {
+        match command {
+            Command::Subscribe { conn, viewer, last_version, out } => self.subscribe(conn, viewer, last_version, out),
+            Command::Unsubscribe { conn } => {
+                for v in &mut self.viewers {
+                    v.subscribers.retain(|(c, _)| *c != conn);
+                }
+                self.schedule_idle();
+            }
+            Command::Action { seat, version, action, reply } => {
+                let result = self.client_action(seat, version, action).await;
+                let _ = reply.send(result);
+            }
+        }
+    }
+
+    async fn client_action(&mut self, seat: Seat, version: u64, action: Value) -> Result<u64, ApiError> {
+        if self.finished() {
+            return Err(ApiError::GameFinished);
+        }
+        if version != self.version {
+            return Err(ApiError::StaleVersion { current: self.version, sent: version });
+        }
+        self.play(seat, action).await
+    }
+
+    /// Applies an action to a copy of the state, commits it to the store, and only then makes it
+    /// the table's state and tells every subscriber.
+    async fn play(&mut self, seat: Seat, action: Value) -> Result<u64, ApiError> {
+        if self.shutdown.is_cancelled() {
+            return Err(ApiError::ShuttingDown);
+        }
+        let mut next = self.game.clone_box();
+        let events = next.apply(seat, &action, &self.names)?;
+        let row = ActionRow {
+            game: self.info.id.clone(),
+            seq: self.version + 1,
+            seat,
+            action,
+            hash: next.state_hash(),
+            outcome: next.outcome(),
+        };
+        self.writer.append(row).await.map_err(|e| match e {
+            AppendError::Stopped => ApiError::ShuttingDown,
+            AppendError::Failed(e) => {
+                tracing::error!(game = %self.info.id, error = %e, "action not committed");
+                ApiError::Internal
+            }
+        })?;
+        self.game = next;
+        self.version += 1;
+        self.broadcast(seat, &events);
+        self.schedule();
+        if self.finished() {
+            tracing::info!(game = %self.info.id, version = self.version, "game over");
+        }
+        Ok(self.version)
+    }
+
+    fn legal_actions(&self, viewer: Viewer) -> Vec<Value> {
+        match viewer {
+            Viewer::Seat(seat) => self.game.legal_actions(seat),
+            Viewer::Spectator => Vec::new(),
+        }
+    }
+
+    fn broadcast(&mut self, seat: Seat, events: &[DynEvent]) {
+        let to_act = self.game.to_act();
+        let outcome = self.game.outcome();
+        let seed = outcome.as_ref().map(|_| self.seed.to_hex());
+        for i in 0..self.viewers.len() {
+            let viewer = self.viewers[i].viewer;
+            if !self.viewers[i].keep && self.viewers[i].subscribers.is_empty() {
+                // Nobody watches this viewer: skip the work; a later subscriber gets a snapshot.
+                self.viewers[i].view = None;
+                self.viewers[i].history.clear();
+                continue;
+            }
+            let new_view = self.game.view(viewer);
+            let legal = self.legal_actions(viewer);
+            let v = &mut self.viewers[i];
+            let Some(old_view) = v.view.as_ref() else {
+                v.view = Some(new_view);
+                continue;
+            };
+            let patch = json_patch::diff(old_view, &new_view);
+            let text = ServerMsg::Patch {
+                game: &self.info.id,
+                version: self.version,
+                seat,
+                patch: &patch,
+                events: &EventOut::visible(events, viewer),
+                to_act: &to_act,
+                legal_actions: &legal,
+                seed: seed.clone(),
+                outcome: outcome.as_ref(),
+            }
+            .to_text();
+            v.view = Some(new_view);
+            v.history.push_back((self.version, text.clone()));
+            if v.history.len() > HISTORY {
+                v.history.pop_front();
+            }
+            v.subscribers.retain(|(_, out)| out.send(text.clone()).is_ok());
+        }
+    }
+
+    fn subscribe(&mut self, conn: ConnId, viewer: Viewer, last_version: Option<u64>, out: Outbox) {
+        for v in &mut self.viewers {
+            v.subscribers.retain(|(c, _)| *c != conn);
+        }
+        let Some(index) = self.viewers.iter().position(|v| v.viewer == viewer) else { return };
+        let version = self.version;
+        let v = &self.viewers[index];
+        let resumable = v.view.is_some()
+            && last_version.is_some_and(|last| {
+                last == version || (last < version && v.history.front().is_some_and(|(first, _)| *first <= last + 1))
+            });
+        if let (true, Some(last)) = (resumable, last_version) {
+            for (_, text) in v.history.iter().filter(|(n, _)| *n > last) {
+                let _ = out.send(text.clone());
+            }
+            let _ = out.send(ServerMsg::Resumed { game: &self.info.id, version }.to_text());
+        } else {
+            let view = match &v.view {
+                Some(view) => view.clone(),
+                None => self.game.view(viewer),
+            };
+            let outcome = self.game.outcome();
+            let snapshot = ServerMsg::Snapshot {
+                game: &self.info.id,
+                catalog_id: &self.info.catalog_id,
+                version,
+                seat: match viewer {
+                    Viewer::Seat(s) => Some(s),
+                    Viewer::Spectator => None,
+                },
+                seats: &self.info.seats,
+                view: &view,
+                to_act: &self.game.to_act(),
+                legal_actions: &self.legal_actions(viewer),
+                seed_commitment: &self.seed.commitment(),
+                seed: outcome.as_ref().map(|_| self.seed.to_hex()),
+                outcome: outcome.as_ref(),
+            }
+            .to_text();
+            let _ = out.send(snapshot);
+            let v = &mut self.viewers[index];
+            if v.view.is_none() {
+                // History from before was kept against no view: start afresh from this one.
+                v.history.clear();
+                v.view = Some(view);
+            }
+        }
+        self.viewers[index].subscribers.push((conn, out));
+        self.idle_due = None;
+    }
+
+    /// Sets the timers that follow a change: a bot's move, an absent player's deadline.
+    fn schedule(&mut self) {
+        self.bot_due = None;
+        self.turn_due = None;
+        if self.finished() {
+            self.schedule_idle();
+            return;
+        }
+        let to_act = self.game.to_act();
+        let is_bot = |s: &Seat| self.info.bots.get(s.index()).copied().unwrap_or(false);
+        let now = Instant::now();
+        if to_act.iter().any(is_bot) {
+            self.bot_due = Some(now + self.config.bot_delay);
+        }
+        if let Some(seconds) = self.info.turn_seconds {
+            if to_act.iter().any(|s| !is_bot(s)) {
+                self.turn_due = Some(now + std::time::Duration::from_secs(seconds));
+            }
+        }
+    }
+
+    fn schedule_idle(&mut self) {
+        if self.finished() && self.viewers.iter().all(|v| v.subscribers.is_empty()) {
+            self.idle_due = Some(Instant::now() + self.config.idle_finished);
+        }
+    }
+
+    /// A bot's move is due, or an absent player's time ran out: a random bot plays for the seat,
+    /// and the move is recorded like any other.
+    async fn timer_fired(&mut self) {
+        let now = Instant::now();
+        let to_act = self.game.to_act();
+        let is_bot = |s: &Seat| self.info.bots.get(s.index()).copied().unwrap_or(false);
+        let seat = if self.bot_due.is_some_and(|d| d <= now) {
+            to_act.iter().copied().find(is_bot)
+        } else if self.turn_due.is_some_and(|d| d <= now) {
+            to_act.iter().copied().find(|s| !is_bot(s))
+        } else {
+            None
+        };
+        let Some(seat) = seat else {
+            self.schedule();
+            return;
+        };
+        let Some(action) = self.bot.choose_dyn(self.game.as_ref(), seat) else {
+            tracing::error!(game = %self.info.id, %seat, "a seat the game waits for has no legal action");
+            self.bot_due = None;
+            self.turn_due = None;
+            return;
+        };
+        if let Err(e) = self.play(seat, action).await {
+            tracing::warn!(game = %self.info.id, %seat, error = %e, "bot move failed");
+            // Try again later rather than spinning.
+            self.bot_due =
+                self.bot_due.map(|_| Instant::now() + self.config.bot_delay.max(std::time::Duration::from_millis(500)));
+            self.turn_due = self.turn_due.map(|_| Instant::now() + std::time::Duration::from_secs(1));
+        }
+    }
+}
+
+async fn sleep_until(due: Option<Instant>) {
+    match due {
+        Some(due) => tokio::time::sleep_until(due).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,267 @@
+//! Hostile input: every bad request gets its documented error code, and nothing is lost.
+#![allow(clippy::unwrap_used)] // tests: a panic is the failure report
+
+mod common;
+
+use chapterhouse::catalog::Catalog;
+use common::play::Seen;
+use common::{code, Http, TestDb, TestServer, Ws};
+use game_core::{GameLog, GameRng};
+use serde_json::{json, Value};
+
+const GAME: &str = "knights-templar";
+
+/// A started two-player game: (host client, guest client, lobby id, game id).
+async fn two_player_game(http: &Http, public: bool) -> (Http, Http, String, String) {
+    let (ana, _) = http.guest("Ana").await;
+    let (ben, _) = http.guest("Ben").await;
+    let created = ana.post("/api/lobbies", json!({"game": GAME, "public": public})).await;
+    let lobby = created["lobby"]["id"].as_str().unwrap().to_string();
+    let code = created["lobby"]["invite_code"].as_str().map(str::to_string);
+    ben.post(&format!("/api/lobbies/{lobby}/join"), json!({ "code": code })).await;
+    ben.post(&format!("/api/lobbies/{lobby}/seat"), json!({"seat": 1})).await;
+    let game = ana.post(&format!("/api/lobbies/{lobby}/start"), json!({})).await["game"].as_str().unwrap().to_string();
+    (ana, ben, lobby, game)
+}
+
+fn is_error(msg: &Value, code: &str) -> bool {
+    msg["type"] == "error" && msg["code"] == code
+}
+
+#[tokio::test]
+async fn bad_frames_get_proto_errors_and_the_socket_keeps_working() {
+    let db = TestDb::sqlite();
+    let server = TestServer::start(&db).await;
+    let mut ws = Ws::connect(server.addr, None).await;
+
+    ws.send_text("{not json".into()).await;
+    let msg = ws.recv().await;
+    assert!(is_error(&msg, "proto/malformed"), "{msg}");
+
+    ws.send(json!({"type": "teleport", "req": 11})).await;
+    let msg = ws.recv().await;
+    assert!(is_error(&msg, "proto/unknown_type"), "{msg}");
+    assert_eq!(msg["req"], 11, "the error names the request");
+
+    ws.send(json!({"type": "action", "req": 12})).await;
+    let msg = ws.recv().await;
+    assert!(is_error(&msg, "proto/malformed"), "missing fields: {msg}");
+    assert_eq!(msg["req"], 12);
+
+    ws.send(json!({"type": "ping", "pad": "x".repeat(100_000), "req": 13})).await;
+    let msg = ws.recv().await;
+    assert!(is_error(&msg, "proto/too_large"), "{msg}");
+
+    ws.send(json!({"type": "ping", "req": 14})).await;
+    let msg = ws.recv().await;
+    assert_eq!((msg["type"].as_str(), msg["req"].as_u64()), (Some("pong"), Some(14)), "still alive: {msg}");
+
+    // A frame past the hard limit closes the socket with 1009 (message too big).
+    ws.send_text("x".repeat(2 * 1024 * 1024)).await;
+    assert_eq!(ws.close_code().await, Some(1009));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn account_errors_have_their_codes_and_a_revoked_token_is_refused_everywhere() {
+    for db in TestDb::all().await {
+        let server = TestServer::start(&db).await;
+        let http = server.http();
+        let (status, body) = http.call("GET", "/api/me", None).await;
+        assert_eq!((status, code(&body)), (401, "auth/missing_token"));
+        let (status, body) = http.call("POST", "/api/guest", Some(json!({"name": "  "}))).await;
+        assert_eq!((status, code(&body)), (422, "auth/invalid_name"));
+        let (status, body) =
+            http.call("POST", "/api/register", Some(json!({"name": "Ada", "password": "short"}))).await;
+        assert_eq!((status, code(&body)), (422, "auth/weak_password"));
+        let session = http.post("/api/register", json!({"name": "Ada", "password": "long enough"})).await;
+        let (status, body) =
+            http.call("POST", "/api/register", Some(json!({"name": "ada", "password": "another one"}))).await;
+        assert_eq!((status, code(&body)), (409, "auth/name_taken"));
+        let (status, body) =
+            http.call("POST", "/api/login", Some(json!({"name": "Ada", "password": "wrong password"}))).await;
+        assert_eq!((status, code(&body)), (401, "auth/bad_credentials"));
+        let (status, body) = http.call("POST", "/api/guest", Some(json!({"nom": "x"}))).await;
+        assert_eq!((status, code(&body)), (422, "proto/malformed"));
+        let login = http.post("/api/login", json!({"name": "ADA", "password": "long enough"})).await;
+        assert_eq!(login["account"]["id"], session["account"]["id"]);
+
+        let mut ada = http.clone();
+        ada.token = login["token"].as_str().map(str::to_string);
+        assert_eq!(ada.get("/api/me").await["name"], "Ada");
+        let (status, _) = ada.call("POST", "/api/logout", None).await;
+        assert_eq!(status, 204);
+        let (status, body) = ada.call("GET", "/api/me", None).await;
+        assert_eq!((status, code(&body)), (401, "auth/invalid_token"));
+        let (status, body) = ada.call("POST", "/api/lobbies", Some(json!({"game": GAME}))).await;
+        assert_eq!((status, code(&body)), (401, "auth/invalid_token"));
+        let mut ws = Ws::connect_raw(server.addr, ada.token.as_deref()).await;
+        let msg = ws.recv().await;
+        assert!(is_error(&msg, "auth/invalid_token"), "{msg}");
+        assert_eq!(ws.close_code().await, Some(4401));
+        // The other session of the same account still works.
+        let mut other = http.clone();
+        other.token = session["token"].as_str().map(str::to_string);
+        assert_eq!(other.get("/api/me").await["name"], "Ada");
+        server.stop().await;
+        db.cleanup().await;
+    }
+}
+
+#[tokio::test]
+async fn lobby_errors_have_their_codes() {
+    let db = TestDb::sqlite();
+    let server = TestServer::start(&db).await;
+    let http = server.http();
+    let (ana, _) = http.guest("Ana").await;
+    let (ben, ben_id) = http.guest("Ben").await;
+    let (status, body) = ana.call("POST", "/api/lobbies", Some(json!({"game": "chess"}))).await;
+    assert_eq!((status, code(&body)), (422, "game/unknown_game"));
+    let (status, body) =
+        ana.call("POST", "/api/lobbies", Some(json!({"game": GAME, "options": {"nonsense": 1}}))).await;
+    assert_eq!((status, code(&body)), (422, "game/invalid_options"));
+
+    let created = ana.post("/api/lobbies", json!({"game": GAME})).await;
+    let lobby = created["lobby"]["id"].as_str().unwrap().to_string();
+    let invite = created["lobby"]["invite_code"].as_str().unwrap().to_string();
+    let path = |p: &str| format!("/api/lobbies/{lobby}/{p}");
+
+    let (status, body) = ben.call("GET", &format!("/api/lobbies/{lobby}"), None).await;
+    assert_eq!((status, code(&body)), (403, "lobby/invite_required"));
+    let (status, body) = ben.call("POST", &path("join"), Some(json!({"code": "wrong"}))).await;
+    assert_eq!((status, code(&body)), (403, "lobby/invite_required"));
+    let mut ws = Ws::connect(server.addr, ben.token.as_deref()).await;
+    ws.send(json!({"type": "subscribe_lobby", "lobby": lobby, "req": 1})).await;
+    assert!(is_error(&ws.recv().await, "lobby/invite_required"));
+    let (status, body) = ben.call("POST", &path("seat"), Some(json!({"seat": 1}))).await;
+    assert_eq!((status, code(&body)), (403, "lobby/not_member"));
+
+    ben.post(&path("join"), json!({"code": invite})).await;
+    let (status, body) = ben.call("POST", &path("seat"), Some(json!({"seat": 0}))).await;
+    assert_eq!((status, code(&body)), (409, "lobby/seat_taken"));
+    let (status, body) = ben.call("POST", &path("seat"), Some(json!({"seat": 99}))).await;
+    assert_eq!((status, code(&body)), (422, "lobby/no_such_seat"));
+    let (status, body) = ben.call("POST", &path("unseat"), None).await;
+    assert_eq!((status, code(&body)), (409, "lobby/not_seated"));
+    let (status, body) = ana.call("POST", &path("start"), None).await;
+    assert_eq!((status, code(&body)), (422, "lobby/bad_player_count"));
+    assert_eq!(body["error"]["details"]["seated"], 1);
+    let (status, body) = ben.call("POST", &path("bots"), Some(json!({"seat": 1}))).await;
+    assert_eq!((status, code(&body)), (403, "lobby/not_host"));
+    let (status, body) = ben.call("POST", &path("options"), Some(json!({"public": true}))).await;
+    assert_eq!((status, code(&body)), (403, "lobby/not_host"));
+
+    let kicked = ana.post(&path("kick"), json!({"account": ben_id})).await;
+    assert_eq!(kicked["lobby"]["members"].as_array().unwrap().len(), 1);
+    let (status, body) = ben.call("POST", &path("join"), Some(json!({"code": invite}))).await;
+    assert_eq!((status, code(&body)), (403, "lobby/kicked"));
+
+    let with_bot = ana.post(&path("bots"), json!({"seat": 3})).await;
+    assert_eq!(with_bot["lobby"]["seats"][3]["bot"], true);
+    let changed = ana.post(&path("options"), json!({"turn_seconds": 60})).await;
+    assert_eq!(changed["lobby"]["turn_seconds"], 60);
+    ana.post(&path("start"), json!({})).await;
+    let (status, body) = ana.call("POST", &path("start"), None).await;
+    assert_eq!((status, code(&body)), (409, "lobby/started"));
+    let (status, body) = ana.call("POST", "/api/nowhere", None).await;
+    assert_eq!((status, code(&body)), (404, "proto/no_route"));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn bad_actions_are_refused_with_their_codes_and_nothing_acknowledged_is_lost() {
+    for db in TestDb::all().await {
+        let server = TestServer::start(&db).await;
+        let http = server.http();
+        let (ana, ben, _, game) = two_player_game(&http, false).await;
+        let mut a = Seen::subscribe(Ws::connect(server.addr, ana.token.as_deref()).await, &game, None).await;
+        let mut b = Seen::subscribe(Ws::connect(server.addr, ben.token.as_deref()).await, &game, None).await;
+
+        // Someone with no seat.
+        let (stranger, _) = http.guest("Mallory").await;
+        let mut ws = Ws::connect(server.addr, stranger.token.as_deref()).await;
+        ws.send(json!({"type": "action", "game": game, "version": 0, "action": {}, "req": 1})).await;
+        assert!(is_error(&ws.recv().await, "game/not_a_player"));
+        // No token at all.
+        let mut anon = Ws::connect(server.addr, None).await;
+        anon.send(json!({"type": "action", "game": game, "version": 0, "action": {}, "req": 1})).await;
+        assert!(is_error(&anon.recv().await, "auth/missing_token"));
+        // An unknown game.
+        anon.send(json!({"type": "subscribe", "game": "no-such-game", "req": 2})).await;
+        assert!(is_error(&anon.recv().await, "game/not_found"));
+
+        let mut rng = GameRng::from_u64(3);
+        let mut version = 0u64;
+        let mut acked = Vec::new();
+        let mut round = 0;
+        while a.outcome.is_none() {
+            let (mover, idle) = if a.to_move() { (&mut a, &mut b) } else { (&mut b, &mut a) };
+            let action = rng.choose(&mover.legal).unwrap().clone();
+            if round < 3 {
+                // Out of turn: the seat the game does not wait for.
+                let err = idle.act(action.clone(), version).await.unwrap_err();
+                assert!(err["code"] == "rule/not_your_turn" || err["code"] == "rule/illegal_action", "{err}");
+                // Stale version.
+                if version > 0 {
+                    let err = mover.act(action.clone(), version - 1).await.unwrap_err();
+                    assert_eq!(err["code"], "game/stale_version");
+                    assert_eq!(err["details"]["current_version"], version);
+                }
+                let err = mover.act(action.clone(), version + 5).await.unwrap_err();
+                assert_eq!(err["code"], "game/stale_version");
+                // Not an action of this game.
+                let err = mover.act(json!({"bogus": [1, 2, 3]}), version).await.unwrap_err();
+                assert!(err["code"].as_str().unwrap().starts_with("rule/"), "{err}");
+            }
+            round += 1;
+            let v = mover.act(action.clone(), version).await.expect("accepted");
+            version += 1;
+            assert_eq!(v, version);
+            acked.push(action);
+            a.catch_up(version).await;
+            b.catch_up(version).await;
+        }
+        // After the end.
+        let legal_before = json!({"anything": true});
+        let err = a.act(legal_before, version).await.unwrap_err();
+        assert_eq!(err["code"], "game/finished");
+
+        // Nothing lost, nothing extra: the log holds exactly the acknowledged actions and replays.
+        let log: GameLog = serde_json::from_value(ana.get(&format!("/api/games/{game}/log")).await).unwrap();
+        assert_eq!(log.actions.iter().map(|e| e.action.clone()).collect::<Vec<_>>(), acked);
+        let catalog = Catalog::standard();
+        log.replay(catalog.get(GAME).unwrap()).expect("the log verifies");
+        server.stop().await;
+        db.cleanup().await;
+    }
+}
+
+#[tokio::test]
+async fn a_running_game_log_shows_a_player_only_their_own_view_and_no_seed() {
+    let db = TestDb::sqlite();
+    let server = TestServer::start(&db).await;
+    let http = server.http();
+    let (ana, ben, _, game) = two_player_game(&http, true).await;
+    let mut a = Seen::subscribe(Ws::connect(server.addr, ana.token.as_deref()).await, &game, None).await;
+    let mut b = Seen::subscribe(Ws::connect(server.addr, ben.token.as_deref()).await, &game, None).await;
+    let mut rng = GameRng::from_u64(8);
+    for version in 0..2u64 {
+        let mover = if a.to_move() { &mut a } else { &mut b };
+        let action = rng.choose(&mover.legal).unwrap().clone();
+        mover.act(action, version).await.unwrap();
+        a.catch_up(version + 1).await;
+        b.catch_up(version + 1).await;
+    }
+    let log = ana.get(&format!("/api/games/{game}/log")).await;
+    assert_eq!(log["format"], "chapterhouse-partial-log/1");
+    assert!(log.get("seed").is_none() && log.to_string().find("\"hash\"").is_none(), "no seed, no hashes: {log}");
+    assert_eq!(log["version"], 2);
+    for entry in log["actions"].as_array().unwrap() {
+        let own = entry["seat"] == 0;
+        assert_eq!(!entry["action"].is_null(), own, "only Ana's own actions are shown to Ana: {entry}");
+    }
+    let summary = http.get(&format!("/api/games/{game}")).await;
+    assert!(summary["game"]["seed"].is_null(), "the seed stays secret while the game runs");
+    assert_eq!(summary["game"]["seed_commitment"].as_str().map(str::len), Some(64));
+    server.stop().await;
+}

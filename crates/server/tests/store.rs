@@ -1,0 +1,197 @@
+//! The store suite, run on SQLite and on PostgreSQL.
+#![allow(clippy::unwrap_used)] // tests: a panic is the failure report
+
+mod common;
+
+use chapterhouse::ids::{AccountId, GameId, LobbyId};
+use chapterhouse::store::writer::Writer;
+use chapterhouse::store::{AccountKind, ActionRow, LobbyRecord, NewGame, Store, StoreError};
+use common::TestDb;
+use game_core::{Outcome, Seat, Seed, StateHash};
+use serde_json::json;
+
+async fn each_backend<F, Fut>(test: F)
+where
+    F: Fn(Store) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    for db in TestDb::all().await {
+        eprintln!("-- on {}", db.backend);
+        let store = Store::open(&db.url).await.expect("open and migrate");
+        test(store.clone()).await;
+        store.close().await;
+        db.cleanup().await;
+    }
+}
+
+fn new_game(accounts: Vec<AccountId>) -> NewGame {
+    let n = accounts.len();
+    NewGame {
+        id: GameId::random(),
+        lobby: None,
+        game: "some-game".into(),
+        engine_version: "1.0.0".into(),
+        options: json!({"x": true}),
+        seats: (0..n).map(|i| format!("P{i}")).collect(),
+        bots: vec![false; n],
+        accounts,
+        public: false,
+        invite_code: Some("code".into()),
+        turn_seconds: Some(30),
+        seed: Seed::from_u64(9),
+        initial_hash: StateHash("h0".into()),
+    }
+}
+
+fn row(game: &GameId, seq: u64) -> ActionRow {
+    ActionRow {
+        game: game.clone(),
+        seq,
+        seat: Seat((seq % 2) as u8),
+        action: json!({"step": seq}),
+        hash: StateHash(format!("h{seq}")),
+        outcome: None,
+    }
+}
+
+#[tokio::test]
+async fn registered_names_are_unique_whatever_their_case_but_guest_names_are_not() {
+    each_backend(|store| async move {
+        let ada = store.create_account("Ada", AccountKind::Registered, Some("phc")).await.unwrap();
+        let again = store.create_account("ADA", AccountKind::Registered, Some("phc")).await;
+        assert!(matches!(again, Err(StoreError::Conflict(_))), "{again:?}");
+        store.create_account("Ada", AccountKind::Guest, None).await.unwrap();
+        store.create_account("Ada", AccountKind::Guest, None).await.unwrap();
+        let (found, phc) = store.registered_account("ada").await.unwrap().unwrap();
+        assert_eq!((found.id, phc.as_str()), (ada.id, "phc"));
+        assert!(store.registered_account("nobody").await.unwrap().is_none());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_revoked_token_no_longer_signs_in() {
+    each_backend(|store| async move {
+        let account = store.create_account("Bea", AccountKind::Guest, None).await.unwrap();
+        store.insert_token("hash-1", &account.id).await.unwrap();
+        assert_eq!(store.account_by_token("hash-1").await.unwrap().map(|a| a.name), Some("Bea".to_string()));
+        assert!(store.revoke_token("hash-1").await.unwrap());
+        assert!(!store.revoke_token("hash-1").await.unwrap(), "revoking twice reports nothing revoked");
+        assert!(store.account_by_token("hash-1").await.unwrap().is_none());
+        assert_eq!(store.live_tokens(&account.id).await.unwrap(), 0);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn lobbies_are_saved_listed_when_public_and_open_and_read_back() {
+    each_backend(|store| async move {
+        let host = store.create_account("Host", AccountKind::Guest, None).await.unwrap();
+        let mut public = LobbyRecord {
+            id: LobbyId::random(),
+            game: "g".into(),
+            public: true,
+            status: "open".into(),
+            host: host.id.clone(),
+            state: json!({"n": 1}),
+        };
+        let private = LobbyRecord { id: LobbyId::random(), public: false, ..public.clone() };
+        store.insert_lobby(&public).await.unwrap();
+        store.insert_lobby(&private).await.unwrap();
+        let listed = store.public_open_lobbies(10).await.unwrap();
+        assert_eq!(listed.iter().map(|l| &l.id).collect::<Vec<_>>(), vec![&public.id]);
+        public.status = "started".into();
+        public.state = json!({"n": 2});
+        store.update_lobby(&public).await.unwrap();
+        assert!(store.public_open_lobbies(10).await.unwrap().is_empty());
+        assert_eq!(store.lobby(&public.id).await.unwrap().unwrap(), public);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn appended_actions_come_back_in_order_and_a_seq_cannot_be_written_twice() {
+    each_backend(|store| async move {
+        let a = store.create_account("A", AccountKind::Guest, None).await.unwrap();
+        let b = store.create_account("B", AccountKind::Bot, None).await.unwrap();
+        let game = new_game(vec![a.id.clone(), b.id.clone()]);
+        store.start_game(&game, None).await.unwrap();
+        store.append_actions(&[row(&game.id, 1), row(&game.id, 2)]).await.unwrap();
+        let duplicate = store.append_actions(&[row(&game.id, 3), row(&game.id, 2)]).await;
+        assert!(matches!(duplicate, Err(StoreError::Conflict(_))), "{duplicate:?}");
+        let stored = store.actions(&game.id).await.unwrap();
+        assert_eq!(stored, vec![row(&game.id, 1), row(&game.id, 2)], "the failed batch wrote nothing");
+
+        let running = store.running_games().await.unwrap();
+        assert_eq!(running.len(), 1);
+        let record = &running[0];
+        assert_eq!(record.setup.accounts, vec![a.id.clone(), b.id.clone()]);
+        assert_eq!(record.setup.seed, Seed::from_u64(9));
+        assert!(record.log(stored.clone()).seed.is_none(), "a running game's log has no seed");
+
+        let outcome = Outcome::from_scores(vec![3, 1], vec![]);
+        store.append_actions(&[ActionRow { outcome: Some(outcome.clone()), ..row(&game.id, 3) }]).await.unwrap();
+        assert!(store.running_games().await.unwrap().is_empty());
+        let finished = store.game(&game.id).await.unwrap().unwrap();
+        assert!(finished.finished());
+        let log = finished.log(store.actions(&game.id).await.unwrap());
+        assert_eq!(log.seed, Some(Seed::from_u64(9)));
+        assert_eq!(log.seed_commitment, Seed::from_u64(9).commitment());
+        assert_eq!(log.outcome, Some(outcome));
+        assert_eq!(log.actions.len(), 3);
+
+        let history = store.games_of(&a.id, 10).await.unwrap();
+        assert_eq!(history.len(), 1);
+        assert_eq!((history[0].seat, history[0].status.as_str()), (Seat(0), "finished"));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn the_writer_commits_appends_of_many_games_arriving_together() {
+    each_backend(|store| async move {
+        let a = store.create_account("A", AccountKind::Guest, None).await.unwrap();
+        let mut games = Vec::new();
+        for _ in 0..20 {
+            let game = new_game(vec![a.id.clone(), a.id.clone()]);
+            store.start_game(&game, None).await.unwrap();
+            games.push(game.id);
+        }
+        let (writer, task) = Writer::spawn(store.clone());
+        let mut appends = Vec::new();
+        for game in &games {
+            for seq in 1..=5 {
+                let writer = writer.clone();
+                let row = row(game, seq);
+                appends.push(tokio::spawn(async move { writer.append(row).await }));
+                tokio::task::yield_now().await;
+            }
+        }
+        // One append that must fail (seq 1 again) does not fail the others in its batch.
+        let bad = writer.append(row(&games[0], 1)).await;
+        assert!(bad.is_err());
+        for append in appends {
+            append.await.unwrap().unwrap();
+        }
+        drop(writer);
+        task.await.unwrap();
+        for game in &games {
+            let seqs: Vec<u64> = store.actions(game).await.unwrap().iter().map(|r| r.seq).collect();
+            assert_eq!(seqs, vec![1, 2, 3, 4, 5]);
+        }
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_broken_game_is_not_restored_again() {
+    each_backend(|store| async move {
+        let a = store.create_account("A", AccountKind::Guest, None).await.unwrap();
+        let game = new_game(vec![a.id.clone(), a.id]);
+        store.start_game(&game, None).await.unwrap();
+        store.mark_broken(&game.id).await.unwrap();
+        assert!(store.running_games().await.unwrap().is_empty());
+        assert_eq!(store.game(&game.id).await.unwrap().unwrap().status, "broken");
+    })
+    .await;
+}
