@@ -102,6 +102,17 @@ pub enum ApiError {
     /// The game's log did not replay at start-up; it is kept but not played.
     #[error("this game could not be restored and is closed")]
     GameBroken,
+    /// Asked for something only a finished game has (a step-by-step replay).
+    #[error("the game is still running")]
+    GameRunning,
+    /// A replay step beyond the game's last action.
+    #[error("the game has {last} actions; there is no step {at}")]
+    NoSuchStep {
+        /// The step asked for.
+        at: u64,
+        /// The number of actions.
+        last: u64,
+    },
     /// The engine rejected the action.
     #[error("{0}")]
     Rule(RuleError),
@@ -161,6 +172,8 @@ impl ApiError {
             ApiError::StaleVersion { .. } => "game/stale_version",
             ApiError::GameFinished => "game/finished",
             ApiError::GameBroken => "game/broken",
+            ApiError::GameRunning => "game/running",
+            ApiError::NoSuchStep { .. } => "game/no_such_step",
             ApiError::Rule(e) => e.code(),
             ApiError::Malformed(_) => "proto/malformed",
             ApiError::UnknownType(_) => "proto/unknown_type",
@@ -190,8 +203,10 @@ impl ApiError {
             | ApiError::LobbyStarted
             | ApiError::StaleVersion { .. }
             | ApiError::GameFinished
+            | ApiError::GameRunning
             | ApiError::GameBroken => StatusCode::CONFLICT,
             ApiError::InvalidName
+            | ApiError::NoSuchStep { .. }
             | ApiError::WeakPassword
             | ApiError::NoSuchSeat(_)
             | ApiError::BadPlayerCount { .. }

@@ -129,6 +129,15 @@ async fn play_a_private_game(server: &TestServer, seed: u64) {
         }
     }
 
+    // The replay route shows each player the position they saw at every step of the finished game.
+    for n in [0, 1, version / 2, version] {
+        let step = ben.get(&format!("/api/games/{game}/replay?at={n}")).await;
+        assert_eq!(step["version"], n);
+        assert_eq!(step["view"], server_views[1][n as usize], "Ben's replay at step {n}");
+    }
+    let (status, body) = ben.call("GET", &format!("/api/games/{game}/replay?at={}", version + 1), None).await;
+    assert_eq!((status, code(&body)), (422, "game/no_such_step"));
+
     // The spectator never received anything hidden: no private event, no legal actions, and its
     // view is the spectator view (checked above) — which differs from the players' views.
     assert!(spectator.events.iter().all(|e| e["private"] == false));

@@ -1,5 +1,6 @@
-//! `/api/games/{id}` and `/api/games/{id}/log`: a game's summary, and its log (complete and
-//! verifiable once the game is over; filtered to the requester's view while it runs).
+//! `/api/games/{id}`, `/api/games/{id}/log` and `/api/games/{id}/replay`: a game's summary, its
+//! log (complete and verifiable once the game is over; filtered to the requester's view while it
+//! runs), and the position after any step of a finished game, for the replay viewer.
 
 use super::AppState;
 use crate::accounts::MaybeAuth;
@@ -18,7 +19,10 @@ use serde_json::{json, Value};
 pub const PARTIAL_LOG_FORMAT: &str = "chapterhouse-partial-log/1";
 
 pub(super) fn routes() -> Router<AppState> {
-    Router::new().route("/api/games/{id}", get(show)).route("/api/games/{id}/log", get(log))
+    Router::new()
+        .route("/api/games/{id}", get(show))
+        .route("/api/games/{id}/log", get(log))
+        .route("/api/games/{id}/replay", get(replay))
 }
 
 #[derive(Deserialize)]
@@ -137,4 +141,57 @@ async fn log(
     .await
     .map_err(|_| ApiError::Internal)??;
     Ok(Json(partial))
+}
+
+#[derive(Deserialize)]
+struct ReplayQuery {
+    at: u64,
+    code: Option<String>,
+}
+
+/// The position of a finished game after its first `at` actions, as the requester's seat (or a
+/// spectator) saw it then, with the events of that step. Only finished games: their whole log,
+/// seed included, is public by then, so no step can reveal more than the log already does.
+async fn replay(
+    State(state): State<AppState>,
+    MaybeAuth(account): MaybeAuth,
+    Path(id): Path<GameId>,
+    Query(q): Query<ReplayQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let record = state.store.game(&id).await?.ok_or(ApiError::GameNotFound)?;
+    let viewer = viewer_for(&state, &record, account.as_ref().map(|a| &a.id), q.code.as_deref()).await?;
+    if !record.finished() {
+        return Err(ApiError::GameRunning);
+    }
+    let actions = state.store.actions(&id).await?;
+    let last = actions.len() as u64;
+    if q.at > last {
+        return Err(ApiError::NoSuchStep { at: q.at, last });
+    }
+    let catalog = state.catalog.clone();
+    let at = q.at;
+    tokio::task::spawn_blocking(move || -> Result<Json<Value>, ApiError> {
+        let s = &record.setup;
+        let descriptor = catalog.get(&s.game).ok_or_else(|| ApiError::UnknownGame(s.game.clone()))?;
+        let mut game = descriptor.create(s.seats.len(), &s.options, s.seed)?;
+        let names = SeatNames(s.seats.clone());
+        let mut events = EventOut::visible(&game.setup_events(&names), viewer);
+        for row in actions.into_iter().take(at as usize) {
+            let step = game.apply(row.seat, &row.action, &names).map_err(|e| {
+                tracing::error!(game = %s.id, error = %e, "stored action does not replay");
+                ApiError::GameBroken
+            })?;
+            events = EventOut::visible(&step, viewer);
+        }
+        Ok(Json(json!({
+            "version": at,
+            "viewer": viewer,
+            "view": game.view(viewer),
+            "to_act": game.to_act(),
+            "events": events,
+            "outcome": game.outcome(),
+        })))
+    })
+    .await
+    .map_err(|_| ApiError::Internal)?
 }
