@@ -4,14 +4,15 @@
 
 use super::AppState;
 use crate::accounts::MaybeAuth;
+use crate::catalog::Catalog;
 use crate::error::ApiError;
 use crate::ids::{AccountId, GameId};
 use crate::protocol::EventOut;
-use crate::store::GameRecord;
+use crate::store::{ActionRow, GameRecord};
 use axum::extract::{Path, Query, State};
 use axum::routing::get;
 use axum::{Json, Router};
-use game_core::{Seat, SeatNames, Viewer};
+use game_core::{DynEvent, DynGame, Seat, SeatNames, Viewer};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -106,24 +107,17 @@ async fn log(
     // A running game: replay from the (still secret) seed to learn which events this viewer saw.
     let catalog = state.catalog.clone();
     let partial = tokio::task::spawn_blocking(move || -> Result<Value, ApiError> {
-        let s = &record.setup;
-        let descriptor = catalog.get(&s.game).ok_or_else(|| ApiError::UnknownGame(s.game.clone()))?;
-        let mut game = descriptor.create(s.seats.len(), &s.options, s.seed)?;
-        let names = SeatNames(s.seats.clone());
-        let setup_events = EventOut::visible(&game.setup_events(&names), viewer);
         let mut entries = Vec::with_capacity(actions.len());
-        for row in actions {
-            let events = game.apply(row.seat, &row.action, &names).map_err(|e| {
-                tracing::error!(game = %s.id, error = %e, "stored action does not replay");
-                ApiError::GameBroken
-            })?;
+        let (_, setup) = replay_stored(&catalog, &record, actions, |row, events| {
             entries.push(PartialEntry {
                 seq: row.seq,
                 seat: row.seat,
                 action: viewer.is(row.seat).then_some(row.action),
-                events: EventOut::visible(&events, viewer),
+                events: EventOut::visible(events, viewer),
             });
-        }
+        })?;
+        let setup_events = EventOut::visible(&setup, viewer);
+        let s = &record.setup;
         Ok(json!({
             "format": PARTIAL_LOG_FORMAT,
             "game_id": s.id,
@@ -171,17 +165,12 @@ async fn replay(
     let catalog = state.catalog.clone();
     let at = q.at;
     tokio::task::spawn_blocking(move || -> Result<Json<Value>, ApiError> {
-        let s = &record.setup;
-        let descriptor = catalog.get(&s.game).ok_or_else(|| ApiError::UnknownGame(s.game.clone()))?;
-        let mut game = descriptor.create(s.seats.len(), &s.options, s.seed)?;
-        let names = SeatNames(s.seats.clone());
-        let mut events = EventOut::visible(&game.setup_events(&names), viewer);
-        for row in actions.into_iter().take(at as usize) {
-            let step = game.apply(row.seat, &row.action, &names).map_err(|e| {
-                tracing::error!(game = %s.id, error = %e, "stored action does not replay");
-                ApiError::GameBroken
-            })?;
-            events = EventOut::visible(&step, viewer);
+        let mut events = Vec::new();
+        let steps: Vec<ActionRow> = actions.into_iter().take(at as usize).collect();
+        let (game, setup) =
+            replay_stored(&catalog, &record, steps, |_, step| events = EventOut::visible(step, viewer))?;
+        if at == 0 {
+            events = EventOut::visible(&setup, viewer);
         }
         Ok(Json(json!({
             "version": at,
@@ -194,4 +183,27 @@ async fn replay(
     })
     .await
     .map_err(|_| ApiError::Internal)?
+}
+
+/// Rebuilds a stored game from its seed and `actions`, calling `each` with every action and the
+/// events it produced; returns the game after the last one and the setup events.
+fn replay_stored(
+    catalog: &Catalog,
+    record: &GameRecord,
+    actions: Vec<ActionRow>,
+    mut each: impl FnMut(ActionRow, &[DynEvent]),
+) -> Result<(Box<dyn DynGame>, Vec<DynEvent>), ApiError> {
+    let s = &record.setup;
+    let descriptor = catalog.get(&s.game).ok_or_else(|| ApiError::UnknownGame(s.game.clone()))?;
+    let mut game = descriptor.create(s.seats.len(), &s.options, s.seed)?;
+    let names = SeatNames(s.seats.clone());
+    let setup = game.setup_events(&names);
+    for row in actions {
+        let events = game.apply(row.seat, &row.action, &names).map_err(|e| {
+            tracing::error!(game = %s.id, error = %e, "stored action does not replay");
+            ApiError::GameBroken
+        })?;
+        each(row, &events);
+    }
+    Ok((game, setup))
 }
