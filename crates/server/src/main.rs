@@ -1,6 +1,7 @@
 //! The `chapterhouse` command: the server and its offline tools.
 
 use clap::{Parser, Subcommand};
+use std::ffi::OsString;
 use std::process::ExitCode;
 
 /// Chapterhouse: an authoritative server for four crusader-era board games.
@@ -26,14 +27,16 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    // No subcommand means `serve` with its defaults.
-    let command = match Cli::parse().command {
-        Some(command) => command,
-        None => match Cli::parse_from(["chapterhouse", "serve"]).command {
-            Some(command) => command,
-            None => return ExitCode::FAILURE,
-        },
-    };
+    // No subcommand means `serve`: `chapterhouse` and `chapterhouse --bind ...` both run the server.
+    let mut args: Vec<OsString> = std::env::args_os().collect();
+    let starts_with_flag = args
+        .get(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .map_or(true, |a| a.starts_with('-') && !["-h", "--help", "-V", "--version"].contains(&a.as_str()));
+    if starts_with_flag {
+        args.insert(1, "serve".into());
+    }
+    let Some(command) = Cli::parse_from(args).command else { return ExitCode::FAILURE };
     let result = match command {
         Command::Serve(args) => chapterhouse::serve::run(args),
         Command::Simulate(args) => chapterhouse::cli::simulate::run(args),
