@@ -1,5 +1,6 @@
 //! Accounts: password hashing (argon2id), bearer tokens (random; only their SHA-256 is stored),
-//! invite codes, and the extractors that turn a request's token into an [`Account`].
+//! invite codes, the extractors that turn a request's token into an [`Account`], and the
+//! [`Sessions`] that let a sign-out reach the sockets opened with its token.
 
 use crate::error::ApiError;
 use crate::http::AppState;
@@ -10,6 +11,9 @@ use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use rand_core::{OsRng, RngCore};
 use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use tokio_util::sync::CancellationToken;
 
 /// A fresh bearer token: 32 random bytes as hex.
 pub fn new_token() -> String {
@@ -79,6 +83,82 @@ pub async fn account_for(state: &AppState, token: &str) -> Result<Account, ApiEr
     state.store.account_by_token(&token_hash(token)).await?.ok_or(ApiError::InvalidToken)
 }
 
+/// The tokens of open sockets, by hash: signing out cancels the sockets opened with that token.
+///
+/// Each socket watches its own token, so nothing here is consulted on the action path; opening,
+/// closing and revoking cost one map operation each.
+#[derive(Debug, Default)]
+pub struct Sessions {
+    live: Mutex<HashMap<String, Watched>>,
+}
+
+#[derive(Debug)]
+struct Watched {
+    revoked: CancellationToken,
+    sockets: usize,
+}
+
+impl Sessions {
+    /// Starts watching a token for one socket, until the returned guard drops.
+    ///
+    /// Call it before checking the token against the store: a sign-out that commits after the
+    /// check then always finds the socket here.
+    pub fn watch(self: &Arc<Self>, token_hash: &str) -> SessionWatch {
+        let revoked = match self.live.lock() {
+            Ok(mut live) => {
+                let watched = live
+                    .entry(token_hash.to_string())
+                    .or_insert_with(|| Watched { revoked: CancellationToken::new(), sockets: 0 });
+                watched.sockets += 1;
+                watched.revoked.clone()
+            }
+            Err(_) => CancellationToken::new(),
+        };
+        SessionWatch { sessions: Arc::clone(self), token_hash: token_hash.to_string(), revoked }
+    }
+
+    /// Tells every socket opened with this token that it was revoked.
+    pub fn revoke(&self, token_hash: &str) {
+        // Cancelled under the lock: a watch that is not cancelled is then always in the map.
+        if let Ok(mut live) = self.live.lock() {
+            if let Some(watched) = live.remove(token_hash) {
+                watched.revoked.cancel();
+            }
+        }
+    }
+}
+
+/// One socket's watch on its token (see [`Sessions::watch`]).
+#[derive(Debug)]
+pub struct SessionWatch {
+    sessions: Arc<Sessions>,
+    token_hash: String,
+    revoked: CancellationToken,
+}
+
+impl SessionWatch {
+    /// Resolves when the token is revoked.
+    pub async fn revoked(&self) {
+        self.revoked.cancelled().await;
+    }
+}
+
+impl Drop for SessionWatch {
+    fn drop(&mut self) {
+        let Ok(mut live) = self.sessions.live.lock() else { return };
+        // A revoked watch's entry is gone already (any entry now belongs to newer sockets).
+        if self.revoked.is_cancelled() {
+            return;
+        }
+        if let Some(watched) = live.get_mut(&self.token_hash) {
+            watched.sockets = watched.sockets.saturating_sub(1);
+            if watched.sockets == 0 {
+                live.remove(&self.token_hash);
+            }
+        }
+    }
+}
+
 /// The signed-in account of a request; rejects requests without a live token.
 #[derive(Clone, Debug)]
 pub struct Auth(pub Account);
@@ -127,6 +207,20 @@ mod tests {
         assert_eq!(a.len(), 64);
         assert_ne!(token_hash(&a), a);
         assert_eq!(token_hash(&a), token_hash(&a));
+    }
+
+    #[test]
+    fn revoking_a_token_reaches_its_sockets_only_and_closed_sockets_are_forgotten() {
+        let sessions = Arc::new(Sessions::default());
+        let (a1, a2, b) = (sessions.watch("a"), sessions.watch("a"), sessions.watch("b"));
+        sessions.revoke("a");
+        assert!(a1.revoked.is_cancelled() && a2.revoked.is_cancelled());
+        assert!(!b.revoked.is_cancelled(), "another token's socket is untouched");
+        let a3 = sessions.watch("a");
+        drop((a1, a2));
+        assert_eq!(sessions.live.lock().unwrap().get("a").map(|w| w.sockets), Some(1), "a newer socket is kept");
+        drop((a3, b));
+        assert!(sessions.live.lock().unwrap().is_empty());
     }
 
     #[test]

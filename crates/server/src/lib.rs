@@ -5,6 +5,7 @@
 //! - [`serve`]: the HTTP/WebSocket server (`chapterhouse serve`): config, start-up, shutdown.
 //! - [`http`]: the router ([`http::app`]) and one module per HTTP resource.
 //! - [`ws`]: one WebSocket connection: lobby and game subscriptions, actions.
+//! - [`outbox`]: a socket's bounded outgoing queue; a client that falls behind is closed.
 //! - [`protocol`]: the socket messages, [`protocol::ClientMsg`] and [`protocol::ServerMsg`].
 //! - [`table`]: one task per live game; validation, write-ahead, per-viewer patches, bots, clocks.
 //! - [`lobby`]: lobbies and their rules, kept live and persisted.
@@ -20,6 +21,7 @@ pub mod error;
 pub mod http;
 pub mod ids;
 pub mod lobby;
+pub mod outbox;
 pub mod protocol;
 pub mod serve;
 pub mod store;

@@ -29,10 +29,10 @@ enum Command {
 fn main() -> ExitCode {
     // No subcommand means `serve`: `chapterhouse` and `chapterhouse --bind ...` both run the server.
     let mut args: Vec<OsString> = std::env::args_os().collect();
-    let starts_with_flag = args
-        .get(1)
-        .map(|a| a.to_string_lossy().into_owned())
-        .map_or(true, |a| a.starts_with('-') && !["-h", "--help", "-V", "--version"].contains(&a.as_str()));
+    let starts_with_flag = match args.get(1).map(|a| a.to_string_lossy().into_owned()) {
+        None => true,
+        Some(a) => a.starts_with('-') && !["-h", "--help", "-V", "--version"].contains(&a.as_str()),
+    };
     if starts_with_flag {
         args.insert(1, "serve".into());
     }

@@ -240,6 +240,14 @@ pub fn error_text(error: &ApiError, req: Option<u64>, game: Option<&GameId>) -> 
     ServerMsg::Error { req, game, code: body.code, message: body.message, details: body.details }.to_text()
 }
 
+/// An error about a lobby the socket follows, sent without a request (the follower was removed, or
+/// may no longer see the lobby): `details` names the lobby.
+pub fn lobby_error_text(error: &ApiError, lobby: &LobbyId) -> std::sync::Arc<str> {
+    let body = error.body();
+    let details = Some(serde_json::json!({ "lobby": lobby }));
+    ServerMsg::Error { req: None, game: None, code: body.code, message: body.message, details }.to_text()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -265,3 +265,172 @@ async fn a_running_game_log_shows_a_player_only_their_own_view_and_no_seed() {
     assert_eq!(summary["game"]["seed_commitment"].as_str().map(str::len), Some(64));
     server.stop().await;
 }
+
+#[tokio::test]
+async fn signing_out_stops_the_sockets_opened_with_that_token_and_no_others() {
+    let db = TestDb::sqlite();
+    let server = TestServer::start(&db).await;
+    let http = server.http();
+    // Ana is signed in twice; she signs out one session while sockets of both are open.
+    let first = http.post("/api/register", json!({"name": "Ana", "password": "long enough"})).await;
+    let second = http.post("/api/login", json!({"name": "Ana", "password": "long enough"})).await;
+    let mut ana = http.clone();
+    ana.token = first["token"].as_str().map(str::to_string);
+    let mut ana_elsewhere = http.clone();
+    ana_elsewhere.token = second["token"].as_str().map(str::to_string);
+    let (ben, _) = http.guest("Ben").await;
+    let created = ana.post("/api/lobbies", json!({"game": GAME})).await;
+    let lobby = created["lobby"]["id"].as_str().unwrap().to_string();
+    let invite = created["lobby"]["invite_code"].clone();
+    ben.post(&format!("/api/lobbies/{lobby}/join"), json!({ "code": invite })).await;
+    ben.post(&format!("/api/lobbies/{lobby}/seat"), json!({"seat": 1})).await;
+    let game = ana.post(&format!("/api/lobbies/{lobby}/start"), json!({})).await["game"].as_str().unwrap().to_string();
+
+    let mut signed_out = Seen::subscribe(Ws::connect(server.addr, ana.token.as_deref()).await, &game, None).await;
+    let mut elsewhere =
+        Seen::subscribe(Ws::connect(server.addr, ana_elsewhere.token.as_deref()).await, &game, None).await;
+    let mut b = Seen::subscribe(Ws::connect(server.addr, ben.token.as_deref()).await, &game, None).await;
+    let mut rng = GameRng::from_u64(5);
+    while !signed_out.to_move() {
+        let action = rng.choose(&b.legal).unwrap().clone();
+        let version = b.version;
+        b.act(action, version).await.unwrap();
+        signed_out.catch_up(version + 1).await;
+        elsewhere.catch_up(version + 1).await;
+    }
+    let version = signed_out.version;
+    let action = rng.choose(&signed_out.legal).unwrap().clone();
+
+    let (status, _) = ana.call("POST", "/api/logout", None).await;
+    assert_eq!(status, 204);
+    // The socket opened with the revoked token no longer acts for Ana: it is told, then closed.
+    signed_out.ws.send(json!({"type": "action", "game": game, "version": version, "action": action, "req": 7})).await;
+    let (messages, close) = signed_out.ws.until_close().await;
+    assert!(messages.iter().any(|m| is_error(m, "auth/invalid_token")), "told why: {messages:?}");
+    assert!(!messages.iter().any(|m| m["type"] == "ack" || m["type"] == "patch"), "nothing was played: {messages:?}");
+    assert_eq!(close, Some((4401, "auth/invalid_token".to_string())));
+    // The same action from Ana's other session is the one that plays at that version.
+    assert_eq!(elsewhere.act(action, version).await, Ok(version + 1));
+    b.catch_up(version + 1).await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_kicked_member_stops_receiving_the_lobby_on_sockets_already_open() {
+    let db = TestDb::sqlite();
+    let server = TestServer::start(&db).await;
+    let http = server.http();
+    let (ana, _) = http.guest("Ana").await;
+    let (ben, ben_id) = http.guest("Ben").await;
+    let (cy, _) = http.guest("Cy").await;
+    let created = ana.post("/api/lobbies", json!({"game": GAME, "public": true})).await;
+    let lobby = created["lobby"]["id"].as_str().unwrap().to_string();
+    let path = |p: &str| format!("/api/lobbies/{lobby}/{p}");
+    ben.post(&path("join"), json!({})).await;
+    cy.post(&path("join"), json!({})).await;
+    let mut followers = Vec::new();
+    for token in [ben.token.as_deref(), cy.token.as_deref(), None] {
+        let mut ws = Ws::connect(server.addr, token).await;
+        ws.send(json!({"type": "subscribe_lobby", "lobby": lobby})).await;
+        assert_eq!(ws.recv().await["type"], "lobby");
+        followers.push(ws);
+    }
+    let [ben_ws, cy_ws, watcher] = &mut followers[..] else { unreachable!() };
+
+    ana.post(&path("kick"), json!({"account": ben_id})).await;
+    let msg = ben_ws.recv().await;
+    assert!(is_error(&msg, "lobby/kicked"), "the removed member is told, and sees nothing more: {msg}");
+    assert_eq!(msg["details"]["lobby"], lobby.as_str());
+    let members = |m: &Value| m["lobby"]["members"].as_array().map_or(0, Vec::len);
+    assert_eq!(members(&cy_ws.recv().await), 2, "the others see the kick");
+    assert_eq!(members(&watcher.recv().await), 2);
+
+    // Turning the lobby private: members keep following (and see the code), an anonymous
+    // follower without the code is cut off before the code reaches it.
+    ana.post(&path("options"), json!({"public": false})).await;
+    let private = cy_ws.recv().await;
+    assert!(private["lobby"]["invite_code"].is_string(), "{private}");
+    let msg = watcher.recv().await;
+    assert!(is_error(&msg, "lobby/invite_required") && msg["details"]["lobby"] == lobby.as_str(), "{msg}");
+    ana.post(&path("options"), json!({"turn_seconds": 30})).await;
+    assert_eq!(cy_ws.recv().await["lobby"]["turn_seconds"], 30);
+    for ws in [&mut *ben_ws, &mut *watcher] {
+        let late = ws.try_recv(std::time::Duration::from_millis(300)).await;
+        assert!(late.is_none(), "no later change reaches a socket that may not see the lobby: {late:?}");
+    }
+    // Nor can the removed member follow it again, even with the code.
+    let code = private["lobby"]["invite_code"].clone();
+    ben_ws.send(json!({"type": "subscribe_lobby", "lobby": lobby, "code": code, "req": 9})).await;
+    let msg = ben_ws.recv().await;
+    assert!(is_error(&msg, "lobby/kicked") && msg["req"] == 9, "{msg}");
+    server.stop().await;
+}
+
+/// A public game that bots play among themselves, started by `host` (who leaves the table).
+async fn bots_only_game(host: &Http) -> String {
+    let created = host.post("/api/lobbies", json!({"game": GAME, "public": true})).await;
+    let lobby = created["lobby"]["id"].as_str().unwrap().to_string();
+    host.post(&format!("/api/lobbies/{lobby}/unseat"), json!({})).await;
+    for seat in 0..8 {
+        host.post(&format!("/api/lobbies/{lobby}/bots"), json!({ "seat": seat })).await;
+    }
+    host.post(&format!("/api/lobbies/{lobby}/start"), json!({})).await["game"].as_str().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn a_client_that_does_not_read_is_cut_off_and_the_players_are_not_held_up() {
+    use std::time::{Duration, Instant};
+    let db = TestDb::sqlite();
+    let tables = chapterhouse::table::TableConfig { bot_delay: Duration::from_millis(2), ..common::fast_tables() };
+    let server = TestServer::start_configured(&db, tables, 16).await;
+    let http = server.http();
+    let (ana, _) = http.guest("Ana").await;
+    let created = ana.post("/api/lobbies", json!({"game": GAME, "public": true})).await;
+    let lobby = created["lobby"]["id"].as_str().unwrap().to_string();
+    ana.post(&format!("/api/lobbies/{lobby}/bots"), json!({"seat": 1})).await;
+    let game = ana.post(&format!("/api/lobbies/{lobby}/start"), json!({})).await["game"].as_str().unwrap().to_string();
+    let mut a = Seen::subscribe(Ws::connect(server.addr, ana.token.as_deref()).await, &game, None).await;
+
+    // A spectator of Ana's game, and of games bots play among themselves, that never reads: what
+    // the bots play (some 4 MB) soon fills what the kernel buffers for it (about 1 MB on loopback
+    // here, at most 4 MB), then its queue.
+    let mut slow = Ws::connect_small_buffer(server.addr, None).await;
+    slow.send(json!({"type": "subscribe", "game": game})).await;
+    for _ in 0..24 {
+        let watched = bots_only_game(&ana).await;
+        slow.send(json!({"type": "subscribe", "game": watched})).await;
+    }
+
+    // Meanwhile Ana plays her bot: every answer and patch still comes at once.
+    let mut rng = GameRng::from_u64(21);
+    let mut slowest = Duration::ZERO;
+    for _ in 0..20 {
+        while !a.to_move() && a.outcome.is_none() {
+            let msg = a.ws.recv().await;
+            a.absorb(msg);
+        }
+        if a.outcome.is_some() {
+            break;
+        }
+        let action = rng.choose(&a.legal).unwrap().clone();
+        let (version, started) = (a.version, Instant::now());
+        assert_eq!(a.act(action, version).await, Ok(version + 1));
+        slowest = slowest.max(started.elapsed());
+    }
+    assert!(slowest < Duration::from_secs(2), "a player waited {slowest:?} for an answer");
+
+    // The slow client gets what was already on its way, then a close frame saying why; the rest
+    // of its backlog was dropped.
+    let (messages, close) = slow.until_close().await;
+    let bytes: usize = messages.iter().map(|m| m.to_string().len()).sum();
+    let reached = messages.iter().filter(|m| m["game"] == game.as_str()).filter_map(|m| m["version"].as_u64()).max();
+    eprintln!("the slow client got {} messages ({bytes} bytes) before {close:?}", messages.len());
+    assert_eq!(close, Some((4408, "proto/slow_consumer".to_string())), "after {} messages", messages.len());
+
+    // It resyncs by subscribing again, from the last version it saw.
+    let mut again = Ws::connect(server.addr, None).await;
+    again.send(json!({"type": "subscribe", "game": game, "last_version": reached})).await;
+    let caught_up = again.recv_until(|m| m["type"] == "resumed" || m["type"] == "snapshot").await;
+    assert!(caught_up["version"].as_u64() >= Some(a.version), "{caught_up}");
+    server.stop().await;
+}

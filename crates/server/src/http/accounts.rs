@@ -89,7 +89,10 @@ impl FromRequestParts<AppState> for Token {
 }
 
 async fn logout(State(state): State<AppState>, Token(token): Token) -> Result<StatusCode, ApiError> {
-    if state.store.revoke_token(&token_hash(&token)).await? {
+    let hash = token_hash(&token);
+    if state.store.revoke_token(&hash).await? {
+        // Sockets opened with this token stop acting for the account before the answer goes out.
+        state.sessions.revoke(&hash);
         Ok(StatusCode::NO_CONTENT)
     } else {
         Err(ApiError::InvalidToken)

@@ -5,6 +5,7 @@ mod accounts;
 mod games;
 mod lobbies;
 
+use crate::accounts::Sessions;
 use crate::catalog::Catalog;
 use crate::error::ApiError;
 use crate::lobby::registry::Lobbies;
@@ -41,6 +42,10 @@ pub struct AppState {
     pub sockets: TaskTracker,
     /// Numbers socket connections.
     pub next_conn: Arc<AtomicU64>,
+    /// The tokens of open sockets, so that a sign-out reaches them.
+    pub sessions: Arc<Sessions>,
+    /// How many messages may wait for one socket before it is closed as fallen behind.
+    pub socket_queue: usize,
     /// Where the web client's files are.
     pub web_dir: PathBuf,
 }

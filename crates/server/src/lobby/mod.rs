@@ -157,6 +157,21 @@ impl Lobby {
         self.public || account.is_some_and(|a| self.is_member(a)) || code == Some(self.invite_code.as_str())
     }
 
+    /// Whether a socket of `account` (anonymous: `None`) that gave `code` may follow this lobby's
+    /// changes: as [`Lobby::may_see`], but never an account the host removed.
+    ///
+    /// # Errors
+    /// `lobby/kicked`, `lobby/invite_required`.
+    pub fn may_follow(&self, account: Option<&AccountId>, code: Option<&str>) -> Result<(), ApiError> {
+        if account.is_some_and(|a| self.kicked.contains(a)) {
+            return Err(ApiError::Kicked);
+        }
+        if !self.may_see(account, code) {
+            return Err(ApiError::InviteRequired);
+        }
+        Ok(())
+    }
+
     fn seat_of(&self, account: &AccountId) -> Option<usize> {
         self.seats.iter().position(|s| s.as_ref().is_some_and(|h| &h.account == account))
     }
@@ -398,6 +413,9 @@ mod tests {
         lobby.kick(&host.id, &guest.id).unwrap();
         assert!(lobby.seats[1].is_none());
         assert_eq!(lobby.join(&guest, Some(&code)), Err(ApiError::Kicked));
+        assert_eq!(lobby.may_follow(Some(&guest.id), Some(&code)), Err(ApiError::Kicked), "not even with the code");
+        assert_eq!(lobby.may_follow(None, Some(&code)), Ok(()));
+        assert_eq!(lobby.may_follow(Some(&host.id), None), Ok(()));
     }
 
     #[test]

@@ -17,7 +17,17 @@ use tokio::sync::broadcast;
 /// One live lobby.
 pub struct LobbyEntry {
     lobby: tokio::sync::Mutex<Lobby>,
-    updates: broadcast::Sender<Arc<str>>,
+    updates: broadcast::Sender<LobbyUpdate>,
+}
+
+/// A lobby's new state, as sent to the sockets that follow it: each checks against `lobby` that
+/// it may still see it (a removed member may not) before it forwards `text`.
+#[derive(Clone, Debug)]
+pub struct LobbyUpdate {
+    /// The lobby after the change.
+    pub lobby: Arc<Lobby>,
+    /// Its `lobby` message frame.
+    pub text: Arc<str>,
 }
 
 /// The live lobbies.
@@ -41,8 +51,9 @@ pub struct NewLobby {
     pub turn_seconds: Option<u64>,
 }
 
-fn lobby_text(lobby: &Lobby) -> Arc<str> {
-    ServerMsg::Lobby { lobby: serde_json::to_value(lobby.view(true)).unwrap_or(Value::Null) }.to_text()
+fn lobby_update(lobby: &Lobby) -> LobbyUpdate {
+    let text = ServerMsg::Lobby { lobby: serde_json::to_value(lobby.view(true)).unwrap_or(Value::Null) }.to_text();
+    LobbyUpdate { lobby: Arc::new(lobby.clone()), text }
 }
 
 impl Lobbies {
@@ -94,11 +105,11 @@ impl Lobbies {
         Ok(self.entry(id).await?.lobby.lock().await.clone())
     }
 
-    /// The lobby now and a receiver of its later states (as `lobby` message frames).
+    /// The lobby now and a receiver of its later states.
     ///
     /// # Errors
     /// `lobby/not_found`.
-    pub async fn follow(&self, id: &LobbyId) -> Result<(Lobby, broadcast::Receiver<Arc<str>>), ApiError> {
+    pub async fn follow(&self, id: &LobbyId) -> Result<(Lobby, broadcast::Receiver<LobbyUpdate>), ApiError> {
         let entry = self.entry(id).await?;
         let lobby = entry.lobby.lock().await;
         Ok((lobby.clone(), entry.updates.subscribe()))
@@ -120,7 +131,7 @@ impl Lobbies {
         if next != *current {
             self.store.update_lobby(&next.record()).await?;
             *current = next;
-            let _ = entry.updates.send(lobby_text(&current));
+            let _ = entry.updates.send(lobby_update(&current));
         }
         Ok(current.clone())
     }
@@ -176,7 +187,7 @@ impl Lobbies {
         self.tables.spawn(&record, Rebuilt { game, version: 0 });
         *current = next;
         tracing::info!(lobby = %id, game = %game_id, players = seated.len(), "game started");
-        let _ = entry.updates.send(lobby_text(&current));
+        let _ = entry.updates.send(lobby_update(&current));
         Ok((current.clone(), game_id))
     }
 

@@ -37,6 +37,9 @@ pub struct ServeArgs {
     /// How long a bot waits before it moves, in milliseconds.
     #[arg(long, env = "CHAPTERHOUSE_BOT_DELAY_MS", default_value_t = 400)]
     pub bot_delay_ms: u64,
+    /// How many messages may wait for one socket; a client further behind is disconnected.
+    #[arg(long, env = "CHAPTERHOUSE_SOCKET_QUEUE", default_value_t = crate::outbox::DEFAULT_CAPACITY)]
+    pub socket_queue: usize,
 }
 
 /// What a server needs besides its listener.
@@ -48,6 +51,8 @@ pub struct ServerConfig {
     pub web_dir: PathBuf,
     /// Table tunables.
     pub tables: TableConfig,
+    /// How many messages may wait for one socket before it is closed as fallen behind.
+    pub socket_queue: usize,
 }
 
 impl From<&ServeArgs> for ServerConfig {
@@ -56,6 +61,7 @@ impl From<&ServeArgs> for ServerConfig {
             database_url: args.database_url.clone(),
             web_dir: args.web_dir.clone(),
             tables: TableConfig { bot_delay: Duration::from_millis(args.bot_delay_ms), ..TableConfig::default() },
+            socket_queue: args.socket_queue,
         }
     }
 }
@@ -129,6 +135,8 @@ pub async fn serve(
         sockets_closing: CancellationToken::new(),
         sockets: TaskTracker::new(),
         next_conn: Arc::new(AtomicU64::new(1)),
+        sessions: Arc::default(),
+        socket_queue: config.socket_queue,
         web_dir: config.web_dir,
     };
     let addr = listener.local_addr()?;

@@ -223,7 +223,9 @@ impl Actor {
             if v.history.len() > HISTORY {
                 v.history.pop_front();
             }
-            v.subscribers.retain(|(_, out)| out.send(text.clone()).is_ok());
+            // A subscriber whose queue is full has fallen behind: it is dropped here, and its
+            // socket closes; it resumes from its last version when it reconnects.
+            v.subscribers.retain(|(_, out)| out.send(text.clone()));
         }
     }
 

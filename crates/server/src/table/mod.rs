@@ -21,8 +21,8 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-/// Where a table sends a subscriber's messages (JSON text frames).
-pub type Outbox = mpsc::UnboundedSender<Arc<str>>;
+/// Where a table sends a subscriber's messages (JSON text frames); sending never waits.
+pub use crate::outbox::Outbox;
 
 /// Identifies one socket connection.
 pub type ConnId = u64;

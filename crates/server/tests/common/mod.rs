@@ -104,10 +104,15 @@ impl TestServer {
 
     /// Starts a server with table settings.
     pub async fn start_with(db: &TestDb, tables: TableConfig) -> TestServer {
+        TestServer::start_configured(db, tables, chapterhouse::outbox::DEFAULT_CAPACITY).await
+    }
+
+    /// Starts a server with table settings and a socket queue of `socket_queue` messages.
+    pub async fn start_configured(db: &TestDb, tables: TableConfig, socket_queue: usize) -> TestServer {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("addr");
         let (stop, stopped) = oneshot::channel::<()>();
-        let config = ServerConfig { database_url: db.url.clone(), web_dir: "web".into(), tables };
+        let config = ServerConfig { database_url: db.url.clone(), web_dir: "web".into(), tables, socket_queue };
         let task = tokio::spawn(serve(listener, config, async move {
             let _ = stopped.await;
         }));
@@ -231,6 +236,49 @@ impl Ws {
         };
         let (stream, _) = tokio_tungstenite::connect_async(url).await.expect("ws connect");
         Ws { stream }
+    }
+
+    /// Connects with a small TCP receive buffer (so that a client that does not read soon stops
+    /// the server's writes) and reads the welcome.
+    pub async fn connect_small_buffer(addr: SocketAddr, token: Option<&str>) -> Ws {
+        let url = match token {
+            Some(t) => format!("ws://{addr}/ws?token={t}"),
+            None => format!("ws://{addr}/ws"),
+        };
+        let socket = tokio::net::TcpSocket::new_v4().expect("tcp socket");
+        socket.set_recv_buffer_size(4096).expect("receive buffer size");
+        let tcp = socket.connect(addr).await.expect("tcp connect");
+        let (stream, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(tcp)).await.expect("ws handshake");
+        let mut ws = Ws { stream };
+        let welcome = ws.recv().await;
+        assert_eq!(welcome["type"], "welcome", "first message is the welcome: {welcome}");
+        ws
+    }
+
+    /// Sends a JSON message, giving up after `wait`; false if it could not be sent.
+    pub async fn try_send(&mut self, msg: Value, wait: Duration) -> bool {
+        matches!(tokio::time::timeout(wait, self.stream.send(Message::text(msg.to_string()))).await, Ok(Ok(())))
+    }
+
+    /// Every message until the socket closes, and the close frame's code and reason (`None` if the
+    /// stream ends without one, or nothing comes for 10 s).
+    pub async fn until_close(&mut self) -> (Vec<Value>, Option<(u16, String)>) {
+        let mut messages = Vec::new();
+        loop {
+            let Ok(Some(frame)) = tokio::time::timeout(Duration::from_secs(10), self.stream.next()).await else {
+                return (messages, None);
+            };
+            match frame {
+                Ok(Message::Text(text)) => {
+                    messages.push(serde_json::from_str(text.as_str()).expect("json from server"))
+                }
+                Ok(Message::Close(frame)) => {
+                    return (messages, frame.map(|f| (u16::from(f.code), f.reason.to_string())));
+                }
+                Ok(_) => continue,
+                Err(_) => return (messages, None),
+            }
+        }
     }
 
     /// Sends a JSON message.

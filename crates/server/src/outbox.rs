@@ -1,0 +1,100 @@
+//! A socket's outgoing queue. It is bounded, so a client that does not read cannot make the
+//! server buffer without limit, and its senders (tables, lobby forwarders, action answers) never
+//! wait on it: when it is full the socket is marked as fallen behind, and the socket drops its
+//! backlog and closes (see [`crate::ws`]). Every message carries a version, so such a client
+//! reconnects and resubscribes with `last_version`.
+
+use std::sync::Arc;
+use tokio::sync::mpsc;
+use tokio::sync::mpsc::error::TrySendError;
+use tokio_util::sync::CancellationToken;
+
+/// How many messages may wait for one socket by default.
+pub const DEFAULT_CAPACITY: usize = 1024;
+
+/// The sending side of a socket's queue (cheap to clone).
+#[derive(Clone, Debug)]
+pub struct Outbox {
+    tx: mpsc::Sender<Arc<str>>,
+    overflow: CancellationToken,
+}
+
+/// The socket's side of its queue.
+#[derive(Debug)]
+pub struct OutboxReader {
+    rx: mpsc::Receiver<Arc<str>>,
+    overflow: CancellationToken,
+}
+
+/// A queue of at most `capacity` messages (at least 1).
+pub fn outbox(capacity: usize) -> (Outbox, OutboxReader) {
+    let (tx, rx) = mpsc::channel(capacity.max(1));
+    let overflow = CancellationToken::new();
+    (Outbox { tx, overflow: overflow.clone() }, OutboxReader { rx, overflow })
+}
+
+impl Outbox {
+    /// Queues a message without waiting. False when the socket is gone or has fallen behind; a
+    /// full queue marks it as fallen behind, and nothing more is queued for it.
+    pub fn send(&self, text: Arc<str>) -> bool {
+        if self.overflow.is_cancelled() {
+            return false;
+        }
+        match self.tx.try_send(text) {
+            Ok(()) => true,
+            Err(TrySendError::Full(_)) => {
+                self.overflow.cancel();
+                false
+            }
+            Err(TrySendError::Closed(_)) => false,
+        }
+    }
+}
+
+impl OutboxReader {
+    /// The next message; `None` once every sender is gone.
+    pub async fn recv(&mut self) -> Option<Arc<str>> {
+        self.rx.recv().await
+    }
+
+    /// A message already queued, if any.
+    pub fn try_recv(&mut self) -> Option<Arc<str>> {
+        self.rx.try_recv().ok()
+    }
+
+    /// Resolves once the queue has overflowed.
+    pub async fn overflowed(&self) {
+        self.overflow.cancelled().await;
+    }
+
+    /// A token cancelled when the queue overflows.
+    pub fn overflow_signal(&self) -> CancellationToken {
+        self.overflow.clone()
+    }
+
+    /// Drops every queued message and refuses new ones.
+    pub fn discard(&mut self) {
+        self.rx.close();
+        while self.rx.try_recv().is_ok() {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_full_queue_marks_the_socket_as_fallen_behind_and_refuses_more() {
+        let (out, mut reader) = outbox(2);
+        assert!(out.send("a".into()));
+        assert!(out.send("b".into()));
+        assert!(!out.overflow.is_cancelled());
+        assert!(!out.send("c".into()), "the third message does not fit");
+        assert!(reader.overflow_signal().is_cancelled());
+        assert_eq!(reader.try_recv().as_deref(), Some("a"));
+        assert!(!out.send("d".into()), "a socket that fell behind takes nothing more, even with room");
+        reader.discard();
+        assert_eq!(reader.try_recv(), None, "the backlog is dropped");
+        reader.overflowed().await;
+    }
+}
