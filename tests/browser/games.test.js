@@ -1,9 +1,11 @@
 // Each of the other three games played to its result screen in the browser: one person clicking
 // (the board when it offers a highlighted element, else the list of legal actions) against bots.
+// Mid-game the same player also opens the table on a phone: the page must not scroll sideways and
+// the board's text must stay readable.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, guest, createLobby, addBots, start, playToEnd, screenshot } from './helpers.js';
+import { launch, guest, createLobby, addBots, start, playToEnd, screenshot, phoneView, MIN_PHONE_TEXT } from './helpers.js';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -23,6 +25,7 @@ for (const game of GAMES) {
     await start(page, [page]);
     await page.waitForSelector('[data-testid="board"] svg');
     let shot = false;
+    let phone = null;
     const moves = await playToEnd([page], {
       seed: game.seed,
       board: true,
@@ -31,6 +34,7 @@ for (const game of GAMES) {
         if (n === 25 && !shot) {
           shot = true;
           await screenshot(page, `${game.id}-board`);
+          phone = await phoneView(page, `${game.id}-phone`);
         }
       },
     });
@@ -42,6 +46,12 @@ for (const game of GAMES) {
     assert.equal(clickable, 0, 'nothing is left to play');
     await screenshot(page, `${game.id}-result`);
     if (!shot) await screenshot(page, `${game.id}-board`);
+    if (!phone) phone = await phoneView(page, `${game.id}-phone`);
+    assert.ok(phone.overflow <= 1, `the phone-sized page does not scroll sideways (${phone.overflow}px)`);
+    assert.ok(phone.smallest >= MIN_PHONE_TEXT,
+      `the board's text is readable on a phone: "${phone.smallestText}" is drawn at ${phone.smallest.toFixed(1)}px`);
+    assert.equal(phone.keptScroll, true, 'a board panel scrolled sideways on the phone stays scrolled after a move');
+    assert.deepEqual(phone.errors, [], 'no script errors on the phone');
     assert.deepEqual(page.errors, [], 'no script errors');
     await page.context().close();
   });

@@ -135,3 +135,68 @@ export async function screenshot(page, name) {
   await page.screenshot({ path: file, fullPage: true });
   return file;
 }
+
+export const PHONE = { width: 390, height: 844 };
+
+/** The smallest board text a phone may draw, in CSS pixels. */
+export const MIN_PHONE_TEXT = 7;
+
+/**
+ * How a game page reads on a phone: the sideways overflow of the page (px), and the smallest text of
+ * the board as drawn (CSS px, the SVG font size times the scale the board is drawn at).
+ */
+export async function phoneMetrics(page) {
+  return page.evaluate(() => {
+    const overflow = document.documentElement.scrollWidth - window.innerWidth;
+    let smallest = Infinity;
+    let smallestText = '';
+    for (const svg of document.querySelectorAll('[data-testid="board"] svg')) {
+      const box = svg.viewBox.baseVal;
+      if (!box || !box.width) continue;
+      const rect = svg.getBoundingClientRect();
+      // preserveAspectRatio "meet": the smaller of the two scales.
+      const scale = Math.min(rect.width / box.width, rect.height / box.height);
+      for (const text of svg.querySelectorAll('text')) {
+        if (!text.textContent.trim()) continue;
+        const size = parseFloat(getComputedStyle(text).fontSize) * scale;
+        if (size < smallest) { smallest = size; smallestText = text.textContent; }
+      }
+    }
+    return { overflow, smallest, smallestText };
+  });
+}
+
+/** The player of `page` opens the same game in a phone-sized browser: its metrics and a screenshot. */
+export async function phoneView(page, name) {
+  const state = await page.context().storageState();
+  const context = await page.context().browser().newContext({ viewport: PHONE, storageState: state, isMobile: true, hasTouch: true });
+  const phone = await context.newPage();
+  const errors = [];
+  phone.on('pageerror', (e) => errors.push(e));
+  try {
+    await phone.goto(page.url());
+    await phone.waitForSelector('[data-testid="game"][data-version] [data-testid="board"] svg');
+    await phone.waitForTimeout(100);
+    const metrics = await phoneMetrics(phone);
+    await screenshot(phone, name);
+    // A panel scrolled sideways stays where the player put it when the board is drawn again.
+    let keptScroll = null;
+    const scrolled = await phone.evaluate(() => {
+      const panel = [...document.querySelectorAll('.board-panel')].find((p) => p.scrollWidth > p.clientWidth + 4);
+      if (!panel) return null;
+      panel.scrollLeft = panel.scrollWidth;
+      return { panel: panel.dataset.panel, left: panel.scrollLeft };
+    });
+    if (scrolled && await phone.$eval('[data-testid="game"]', (el) => el.dataset.state !== 'over')) {
+      const v = await version(phone);
+      if (await phone.$eval('[data-testid="game"]', (el) => el.dataset.myTurn === 'true')) {
+        await phone.locator('[data-testid="legal-actions"] button.action').first().click();
+      }
+      await phone.waitForFunction((n) => Number(document.querySelector('[data-testid="game"]').dataset.version) > n, v, { timeout: 15000 });
+      keptScroll = await phone.$eval(`.board-panel[data-panel="${scrolled.panel}"]`, (p, left) => Math.abs(p.scrollLeft - left) <= 2, scrolled.left);
+    }
+    return { ...metrics, keptScroll, errors };
+  } finally {
+    await context.close();
+  }
+}

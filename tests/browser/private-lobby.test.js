@@ -4,7 +4,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, guest, createLobby, joinAndSit, start, version, moveOnce, rng, playToEnd, screenshot } from './helpers.js';
+import { BASE, launch, guest, createLobby, joinAndSit, start, version, moveOnce, rng, playToEnd, screenshot, phoneMetrics, MIN_PHONE_TEXT } from './helpers.js';
 
 const HOSTILE = '<img src=x onerror=__xss=1>Mal';
 let browser;
@@ -93,8 +93,9 @@ test('a private lobby is hosted, joined by link and played to the end by clickin
   assert.equal(await spectator.locator('[data-testid="legal-actions"] button.action').count(), 0, 'a spectator has no actions');
   await screenshot(host, 'knights-templar-board');
   await screenshot(mallory, 'knights-templar-phone');
-  const overflow = await mallory.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(overflow <= 1, `the phone-sized page does not scroll sideways (${overflow}px)`);
+  const phone = await phoneMetrics(mallory);
+  assert.ok(phone.overflow <= 1, `the phone-sized page does not scroll sideways (${phone.overflow}px)`);
+  assert.ok(phone.smallest >= MIN_PHONE_TEXT, `the board's text is readable on a phone: "${phone.smallestText}" is drawn at ${phone.smallest.toFixed(1)}px`);
 
   // Everyone plays on to the result.
   await playToEnd(pages, { seed: 11, board: true, maxMs: 150000 });

@@ -2,7 +2,7 @@
 // round, the event; each player's coins, prestige, hand and purchases.
 
 import { h, s, seatDot, titleCase } from '../dom.js';
-import { svgRoot, label, coin, pawn } from './svg.js';
+import { svgPanel, boardPanels, label, coin, pawn } from './svg.js';
 
 const POS = {
   york: [430, 150], grimsby: [560, 215], sherwood: [450, 275], nottingham: [400, 345], chester: [240, 245],
@@ -79,9 +79,12 @@ export default {
   },
 
   board(view, c) {
-    const W = 1000;
-    const H = 700;
-    const out = [s('rect', { x: 0, y: 0, width: W, height: H, fill: '#a9cbe0', rx: 10 })];
+    // Two panels: the map of England (left) and the round, tracks and market (right); stacked on a phone.
+    const MX = 80;
+    const MY = 40;
+    const MW = 640;
+    const MH = 660;
+    const out = [s('rect', { x: MX, y: MY, width: MW, height: MH, fill: '#a9cbe0', rx: 10 })];
     out.push(s('path', { d: 'M380,60 Q520,80 600,190 Q700,330 690,420 Q720,560 690,640 Q500,690 300,675 Q120,690 110,600 Q90,520 200,480 Q180,400 210,300 Q200,200 300,150 Q330,80 380,60Z', fill: '#dfe8c8', stroke: '#7d8f5a', 'stroke-width': 2 }));
     for (const [a, b] of SEGMENTS) out.push(s('line', { x1: POS[a][0], y1: POS[a][1], x2: POS[b][0], y2: POS[b][1], stroke: '#8a7456', 'stroke-width': 4 }));
     for (const [a, b] of WATER) out.push(s('line', { x1: POS[a][0], y1: POS[a][1], x2: POS[b][0], y2: POS[b][1], stroke: '#3a78b0', 'stroke-width': 3, 'stroke-dasharray': '8 6' }));
@@ -97,44 +100,51 @@ export default {
       here.forEach((p, i) => g.append(pawn(x - (here.length - 1) * 8 + i * 16, y + 4, 11, c.color(p.seat))));
       out.push(c.bind(g, (a) => (a.type === 'place' && a.location === id) || (a.type === 'step' && a.to === id), undefined));
     }
+    const map = out;
     // The side panel: round, Crusade tracks, event, decks.
     const px = 720;
-    out.push(s('rect', { x: px - 8, y: 8, width: W - px, height: H - 16, rx: 8, fill: '#f6efe2', stroke: '#8a7456' }));
-    out.push(label(px + 4, 28, `Round ${view.round} of 10`, { 'font-weight': 'bold', 'font-size': 15 }));
+    const PW = 276;
+    const side = [];
+    side.push(label(px + 4, 28, `Round ${view.round} of 10`, { 'font-weight': 'bold', 'font-size': 15 }));
     for (let r = 1; r <= 10; r++) {
-      out.push(s('rect', { x: px + 4 + (r - 1) * 26, y: 40, width: 22, height: 18, rx: 3, fill: r === view.round ? '#8b1e1e' : r < view.round ? '#d9c9ad' : 'white', stroke: '#8a7456' }),
+      side.push(s('rect', { x: px + 4 + (r - 1) * 26, y: 40, width: 22, height: 18, rx: 3, fill: r === view.round ? '#8b1e1e' : r < view.round ? '#d9c9ad' : 'white', stroke: '#8a7456' }),
         label(px + 15 + (r - 1) * 26, 50, String(r), { 'text-anchor': 'middle', 'font-size': 10, fill: r === view.round ? 'white' : '#333' }));
     }
     TRACKS.forEach(([key, name, color], i) => {
       const y = 84 + i * 52;
       const value = view.tracks[key];
-      out.push(label(px + 4, y, `${name} (${key.toUpperCase()}): ${value}`, { 'font-size': 12, 'font-weight': 'bold', fill: color }));
+      side.push(label(px + 4, y, `${name} (${key.toUpperCase()}): ${value}`, { 'font-size': 12, 'font-weight': 'bold', fill: color }));
       for (let v = 0; v <= 10; v++) {
-        out.push(s('rect', { x: px + 4 + v * 23, y: y + 10, width: 20, height: 20, rx: 3, fill: v === value ? color : 'white', stroke: color }),
+        side.push(s('rect', { x: px + 4 + v * 23, y: y + 10, width: 20, height: 20, rx: 3, fill: v === value ? color : 'white', stroke: color }),
           label(px + 14 + v * 23, y + 20, String(v), { 'text-anchor': 'middle', 'font-size': 10, fill: v === value ? 'white' : '#555' }));
       }
     });
     let y = 300;
     if (view.active_event) {
-      out.push(label(px + 4, y, `Event: ${view.active_event.name}`, { 'font-size': 12, 'font-weight': 'bold' }));
-      out.push(label(px + 4, y + 16, `(${view.active_event.id}, ${view.active_event.timing === 'end' ? 'at the round’s end' : 'this round'})`, { 'font-size': 11, fill: '#7a6a58' }));
+      side.push(label(px + 4, y, `Event: ${view.active_event.name}`, { 'font-size': 12, 'font-weight': 'bold' }));
+      side.push(label(px + 4, y + 16, `(${view.active_event.id}, ${view.active_event.timing === 'end' ? 'at the round’s end' : 'this round'})`, { 'font-size': 11, fill: '#7a6a58' }));
       y += 40;
     }
-    out.push(label(px + 4, y, `Decks: provisions ${view.decks.provisions}, crusade ${view.decks.crusade}, events ${view.decks.events}`, { 'font-size': 11 }));
-    out.push(label(px + 4, y + 18, `Reserve: ${cardList(view.reserve)}`, { 'font-size': 11 }));
-    out.push(label(px + 4, y + 36, `Display: ${cardList(view.display)}`, { 'font-size': 11 }));
-    if (view.verdicts) out.push(label(px + 4, y + 54, `Verdicts: banners ${view.verdicts.banners}, hourglasses ${view.verdicts.hourglasses}, chests ${view.verdicts.chests}`, { 'font-size': 11 }));
+    side.push(label(px + 4, y, `Decks: provisions ${view.decks.provisions}, crusade ${view.decks.crusade}, events ${view.decks.events}`, { 'font-size': 11 }));
+    side.push(label(px + 4, y + 18, `Reserve: ${cardList(view.reserve)}`, { 'font-size': 11 }));
+    side.push(label(px + 4, y + 36, `Display: ${cardList(view.display)}`, { 'font-size': 11 }));
+    if (view.verdicts) side.push(label(px + 4, y + 54, `Verdicts: banners ${view.verdicts.banners}, hourglasses ${view.verdicts.hourglasses}, chests ${view.verdicts.chests}`, { 'font-size': 11 }));
     y += 84;
-    out.push(label(px + 4, y, 'Prices this round', { 'font-size': 12, 'font-weight': 'bold' }));
+    side.push(label(px + 4, y, 'Prices this round', { 'font-size': 12, 'font-weight': 'bold' }));
     Object.entries(view.costs || {}).forEach(([k, v], i) => {
-      out.push(coin(px + 14 + (i % 2) * 135, y + 22 + Math.floor(i / 2) * 26, 9, v), label(px + 28 + (i % 2) * 135, y + 22 + Math.floor(i / 2) * 26, titleCase(k), { 'font-size': 11 }));
+      side.push(coin(px + 14 + (i % 2) * 135, y + 22 + Math.floor(i / 2) * 26, 9, v), label(px + 28 + (i % 2) * 135, y + 22 + Math.floor(i / 2) * 26, titleCase(k), { 'font-size': 11 }));
     });
     y += 22 + Math.ceil(Object.keys(view.costs || {}).length / 2) * 26 + 6;
     view.players.forEach((p, i) => {
-      out.push(s('circle', { cx: px + 12, cy: y + i * 20, r: 6, fill: c.color(p.seat) }),
+      side.push(s('circle', { cx: px + 12, cy: y + i * 20, r: 6, fill: c.color(p.seat) }),
         label(px + 24, y + i * 20, `${c.name(p.seat)}: ${titleCase(p.character || '?')} (${p.side || p.faction || '?'})`, { 'font-size': 11 }));
     });
-    return svgRoot(W, H, ...out);
+    const SH = y + view.players.length * 20 + 4;
+    side.unshift(s('rect', { x: px - 8, y: 8, width: PW + 8, height: SH - 8, rx: 8, fill: '#f6efe2', stroke: '#8a7456' }));
+    return boardPanels(
+      { name: 'map', svg: svgPanel(MX, MY, MW, MH, ...map), width: MW, phoneMin: 560 },
+      { name: 'side', svg: svgPanel(px - 10, 0, PW + 12, SH + 4, ...side), width: PW + 12 },
+    );
   },
 
   turn(view, c) {

@@ -2,7 +2,7 @@
 // valuables; the harbor's storehouses and the bag; each player's stock, reserve and score.
 
 import { h, s, seatDot, titleCase } from '../dom.js';
-import { svgRoot, label } from './svg.js';
+import { svgPanel, boardPanels, label } from './svg.js';
 
 const PASSAGES = [[1, 2], [1, 3], [1, 11], [2, 4], [2, 10], [3, 5], [4, 6], [4, 13], [5, 6], [6, 7], [7, 8], [8, 13], [9, 10], [9, 12], [9, 13], [10, 11], [12, 13]];
 // Room → [column, row] of the schematic abbey.
@@ -34,7 +34,7 @@ function piece(x, y, space, c, kind) {
   const g = s('g', { opacity: space.scored ? 0.55 : 1 });
   if (k === 'chalice') g.append(s('path', { d: `M${x - 6},${y - 7} h12 q0,8 -5,9 v4 h4 v2 h-10 v-2 h4 v-4 q-5,-1 -5,-9z`, fill: color, stroke: '#222', 'stroke-width': 0.8 }));
   else if (k === 'book') g.append(s('rect', { x: x - 6, y: y - 7, width: 12, height: 14, fill: color, stroke: '#222', 'stroke-width': 0.8 }), s('line', { x1: x - 3, y1: y - 7, x2: x - 3, y2: y + 7, stroke: '#222' }));
-  else g.append(s('circle', { cx: x, cy: y, r: 7, fill: 'white', stroke: color, 'stroke-width': 4 }), s('text', { x, y: y + 1, 'font-size': 8, 'text-anchor': 'middle', 'dominant-baseline': 'middle', 'font-weight': 'bold' }, k.toUpperCase()));
+  else g.append(s('circle', { cx: x, cy: y, r: 7, fill: 'white', stroke: color, 'stroke-width': 4 }), s('text', { x, y: y + 1, 'font-size': 9, 'text-anchor': 'middle', 'dominant-baseline': 'middle', 'font-weight': 'bold' }, k.toUpperCase()));
   return g;
 }
 
@@ -68,9 +68,10 @@ export default {
   },
 
   board(view, c) {
-    const W = 1050;
+    // Two panels: the abbey (left) and the harbor (right); stacked on a phone.
+    const AW = 760;
     const H = 4 * RH + 3 * GAP + 2 * Y0 + 30;
-    const out = [s('rect', { x: 0, y: 0, width: W, height: H, fill: '#cdbf9f', rx: 10 })];
+    const out = [s('rect', { x: 0, y: 0, width: AW, height: H, fill: '#cdbf9f', rx: 10 })];
     // Passages, with the door on one of them.
     for (const [a, b] of PASSAGES) {
       const [x1, y1] = centre(a);
@@ -78,7 +79,7 @@ export default {
       const door = view.door && view.door[0] === a && view.door[1] === b;
       const g = s('g', { dataset: { passage: `${a}-${b}` } },
         s('line', { class: 'hit', x1, y1, x2, y2, stroke: door ? '#5a2d0c' : '#efe4cc', 'stroke-width': door ? 16 : 12, 'stroke-linecap': 'round' }));
-      if (door) g.append(s('rect', { x: (x1 + x2) / 2 - 12, y: (y1 + y2) / 2 - 12, width: 24, height: 24, rx: 3, fill: '#8b4513', stroke: '#2b1a0c', 'stroke-width': 2 }), label((x1 + x2) / 2, (y1 + y2) / 2 + 1, 'door', { 'text-anchor': 'middle', 'font-size': 8, fill: 'white' }));
+      if (door) g.append(s('rect', { x: (x1 + x2) / 2 - 12, y: (y1 + y2) / 2 - 12, width: 24, height: 24, rx: 3, fill: '#8b4513', stroke: '#2b1a0c', 'stroke-width': 2 }), label((x1 + x2) / 2, (y1 + y2) / 2 + 1, 'door', { 'text-anchor': 'middle', 'font-size': 9, fill: 'white' }));
       out.push(c.bind(g, (act) => act && act.passage && act.passage[0] === a && act.passage[1] === b));
     }
     const here = myRoom(view, c);
@@ -124,10 +125,12 @@ export default {
       s('rect', { class: 'hit', x: sx + RW / 2 + 4, y: sy - 30, width: 22, height: 60, rx: 4, fill: '#8b4513' }),
       s('text', { x: sx + RW / 2 + 15, y: sy, 'font-size': 10, fill: 'white', 'text-anchor': 'middle', transform: `rotate(90 ${sx + RW / 2 + 15} ${sy})` }, 'side portal')),
     (act) => act && act.portal === 'side'));
-    // The harbor: storehouses.
+    out.push(label(16, H - 12, `Round ${view.round} · start player ${c.name(view.start_player)}`, { 'font-size': 12 }));
+    // The harbor: storehouses, the bag, what is out of the game.
     const hx = 776;
-    out.push(s('rect', { x: hx - 8, y: 8, width: W - hx, height: H - 16, rx: 8, fill: '#a9cbe0', stroke: '#5a7a90' }));
-    out.push(label(hx + 4, 26, `Harbor · bag ${view.bag} tiles`, { 'font-weight': 'bold', 'font-size': 14 }));
+    const HW = 276;
+    const harbor = [];
+    harbor.push(label(hx + 4, 26, `Harbor · bag ${view.bag} tiles`, { 'font-weight': 'bold', 'font-size': 14 }));
     view.storehouses.forEach((st, i) => {
       const y = 40 + i * 62;
       const g = s('g', { dataset: { storehouse: st.number } },
@@ -136,14 +139,26 @@ export default {
       st.tiles.forEach((t, k) => g.append(s('rect', { x: hx + 12 + k * 30, y: y + 24, width: 26, height: 24, rx: 3, fill: t === 'chalice' ? '#f3d98b' : t === 'book' ? '#c9a27a' : '#ddd', stroke: '#555' }),
         label(hx + 25 + k * 30, y + 36, t === 'chalice' ? 'Ch' : t === 'book' ? 'Bk' : t.toUpperCase(), { 'text-anchor': 'middle', 'font-size': 11, 'font-weight': 'bold' })));
       view.seats.forEach((p, k) => { if (p.token && p.token.storehouse === st.number) g.append(s('circle', { cx: hx + 250 - k * 14, cy: y + 14, r: 6, fill: c.color(p.seat), stroke: '#222' })); });
-      out.push(c.bind(g, (act) => act && act.storehouse === st.number));
+      harbor.push(c.bind(g, (act) => act && act.storehouse === st.number));
     });
     const ry = 40 + view.storehouses.length * 62 + 8;
-    out.push(label(hx + 4, ry, `Out of the game: ${Object.entries(view.removed).map(([k, n]) => `${k} ${n}`).join(', ')}`, { 'font-size': 11 }));
-    if (view.raphael) out.push(label(hx + 4, ry + 18, `Raphael: deck ${view.raphael.deck_size}, top ${view.raphael.top || '—'}`, { 'font-size': 11 }));
-    if (view.final_turns_left !== null && view.final_turns_left !== undefined) out.push(label(hx + 4, ry + 36, `Final turns left: ${view.final_turns_left}`, { 'font-size': 12, fill: '#8b1e1e', 'font-weight': 'bold' }));
-    out.push(label(16, H - 12, `Round ${view.round} · start player ${c.name(view.start_player)}`, { 'font-size': 12 }));
-    return svgRoot(W, H, ...out);
+    const removed = Object.entries(view.removed).map(([k, n]) => `${k} ${n}`).join(', ');
+    harbor.push(label(hx + 4, ry, 'Out of the game:', { 'font-size': 11 }), label(hx + 4, ry + 16, removed || 'nothing', { 'font-size': 11 }));
+    let hy = ry + 16;
+    if (view.raphael) {
+      hy += 20;
+      harbor.push(label(hx + 4, hy, `Raphael: deck ${view.raphael.deck_size}, top ${view.raphael.top || '—'}`, { 'font-size': 11 }));
+    }
+    if (view.final_turns_left !== null && view.final_turns_left !== undefined) {
+      hy += 20;
+      harbor.push(label(hx + 4, hy, `Final turns left: ${view.final_turns_left}`, { 'font-size': 12, fill: '#8b1e1e', 'font-weight': 'bold' }));
+    }
+    const HH = hy + 20;
+    harbor.unshift(s('rect', { x: hx - 8, y: 8, width: HW + 8, height: HH - 16, rx: 8, fill: '#a9cbe0', stroke: '#5a7a90' }));
+    return boardPanels(
+      { name: 'abbey', svg: svgPanel(0, 0, AW, H, ...out), width: AW, phoneMin: 660 },
+      { name: 'harbor', svg: svgPanel(hx - 10, 0, HW + 12, HH, ...harbor), width: HW + 12 },
+    );
   },
 
   turn(view, c) {

@@ -56,3 +56,29 @@ export function coin(x, y, r, n) {
 export function svgRoot(width, height, ...children) {
   return s('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', preserveAspectRatio: 'xMidYMid meet' }, ...children);
 }
+
+/** An <svg> showing the part (x, y, width, height) of a board's coordinates. */
+export function svgPanel(x, y, width, height, ...children) {
+  return s('svg', { viewBox: `${x} ${y} ${width} ${height}`, role: 'img', preserveAspectRatio: 'xMidYMin meet' }, ...children);
+}
+
+/**
+ * A board drawn as several panels (e.g. the map and its side panel), each `{svg, width, phoneMin}`.
+ * Side by side on a wide screen, sized in proportion to their widths; stacked on a phone, where a
+ * panel is never drawn narrower than `phoneMin` CSS pixels (so its text stays readable) and scrolls
+ * sideways inside its own box instead of widening the page.
+ */
+export function boardPanels(...panels) {
+  const box = document.createElement('div');
+  box.className = 'board-panels';
+  for (const { svg, width, phoneMin, name } of panels) {
+    const panel = document.createElement('div');
+    panel.className = 'board-panel';
+    if (name) panel.dataset.panel = name;
+    panel.style.flexGrow = String(width);
+    if (phoneMin) panel.style.setProperty('--phone-min', `${phoneMin}px`);
+    panel.append(svg);
+    box.append(panel);
+  }
+  return box;
+}

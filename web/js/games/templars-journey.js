@@ -2,7 +2,7 @@
 // with the Pope, the edicts and their ships; player boards with gold, supply, temple and VP.
 
 import { h, s, seatDot } from '../dom.js';
-import { svgRoot, label, cross, pawn, coin, textBlock } from './svg.js';
+import { svgPanel, boardPanels, label, cross, pawn, coin, textBlock } from './svg.js';
 
 // Schematic positions of the territories on a 700×640 map.
 const POS = {
@@ -142,9 +142,10 @@ export default {
   },
 
   board(view, c) {
-    const W = 1000;
+    // Two panels: the map (left) and the round track (right); stacked on a phone.
+    const MW = 724;
     const H = 660;
-    const out = [s('rect', { x: 0, y: 0, width: W, height: H, fill: '#a9cbe0', rx: 10 })];
+    const out = [s('rect', { x: 0, y: 0, width: MW, height: H, fill: '#a9cbe0', rx: 10 })];
     // Land and roads.
     out.push(s('path', { d: 'M20,40 Q250,-10 740,60 L760,640 Q400,680 20,620 Z', fill: '#e9dfc6', stroke: 'none' }));
     const drawn = new Set();
@@ -157,16 +158,22 @@ export default {
       }
     }
     for (const t of view.territories) out.push(territory(view, c, t));
-    // The round track with its edicts and ships.
-    out.push(s('rect', { x: 728, y: 6, width: 266, height: H - 12, rx: 8, fill: '#f6efe2', stroke: '#8a7456' }));
-    for (let leg = 1; leg <= 3; leg++) out.push(...trackLeg(view, c, leg, 736, 20 + (leg - 1) * 170));
-    const e7 = view.edict_spaces.find((x) => x.space === 'E7');
-    if (e7) out.push(edictBox(view, c, e7, 736, 540));
-    out.push(label(736, 612, `Pope: ${spaceName(view.pope)}`, { 'font-size': 12 }));
-    if (view.removed_edicts.length) out.push(label(736, 632, `Lost edicts: ${view.removed_edicts.map((e) => territoryName(view, e)).join(', ')}`, { 'font-size': 11 }));
     // Legend.
     out.push(textBlock(100, 640, `Leg ${view.leg} · card phases ${view.card_phases.join('/')}`, { width: 40, size: 12 }));
-    return svgRoot(W, H, ...out);
+    // The round track with its edicts and ships.
+    const track = [s('rect', { x: 728, y: 6, width: 266, height: H - 12, rx: 8, fill: '#f6efe2', stroke: '#8a7456' })];
+    for (let leg = 1; leg <= 3; leg++) track.push(...trackLeg(view, c, leg, 736, 20 + (leg - 1) * 170));
+    const e7 = view.edict_spaces.find((x) => x.space === 'E7');
+    if (e7) track.push(edictBox(view, c, e7, 736, 540));
+    track.push(label(736, 612, `Pope: ${spaceName(view.pope)}`, { 'font-size': 12 }));
+    if (view.removed_edicts.length) {
+      // Wrapped: the names of several lost edicts are wider than the panel.
+      track.push(textBlock(861, 634, `Lost edicts: ${view.removed_edicts.map((e) => territoryName(view, e)).join(', ')}`, { width: 44, size: 11 }));
+    }
+    return boardPanels(
+      { name: 'map', svg: svgPanel(0, 0, MW, H, ...out), width: MW, phoneMin: 600 },
+      { name: 'track', svg: svgPanel(724, 0, 276, H, ...track), width: 276 },
+    );
   },
 
   turn(view, c) {

@@ -13,6 +13,24 @@ import { resultPanel } from './result.js';
 
 const MAX_LOG = 400;
 
+/**
+ * Where a board (and each of its panels) is scrolled sideways, to put it back after the board is drawn
+ * again: on a phone a player who scrolled the map should not be sent back to its left edge at every move.
+ */
+export function boardScroll(box) {
+  const left = box.scrollLeft;
+  const panels = new Map([...box.querySelectorAll('.board-panel[data-panel]')].map((p) => [p.dataset.panel, p.scrollLeft]));
+  return {
+    restore() {
+      if (left) box.scrollLeft = left;
+      for (const p of box.querySelectorAll('.board-panel[data-panel]')) {
+        const x = panels.get(p.dataset.panel);
+        if (x) p.scrollLeft = x;
+      }
+    },
+  };
+}
+
 export function gameScreen(ctx, id) {
   const code = ctx.query.get('code') || undefined;
   const cached = loadGameCache(id);
@@ -106,12 +124,14 @@ export function gameScreen(ctx, id) {
     root.dataset.myTurn = String(c.legal.length > 0);
     root.dataset.seat = g.seat === null || g.seat === undefined ? 'spectator' : String(g.seat);
     root.dataset.pending = String(pending !== null);
+    const scroll = boardScroll(boardBox);
     try {
       mount(boardBox, mod.board(g.view, c));
     } catch (e) {
       console.error(e);
       mount(boardBox, h('p', { class: 'error' }, `The board could not be drawn (${e.message}); the actions below still work.`));
     }
+    scroll.restore();
     try {
       mount(turnBox, mod.turn ? mod.turn(g.view, c) : null);
     } catch (e) {

@@ -32,7 +32,7 @@ export function homeScreen(ctx) {
   const optionsBox = h('div', { class: 'options' });
   const publicBox = h('input', { type: 'checkbox', name: 'public' });
   const lobbyList = h('ul', { class: 'lobby-list' }, h('li', { class: 'muted' }, 'Loading…'));
-  const gameList = h('ul', { class: 'game-list' });
+  const gameList = h('ul', { class: 'game-list', 'data-testid': 'my-games' }, h('li', { class: 'muted' }, 'Loading…'));
   let games = [];
   let timer = null;
 
@@ -97,7 +97,7 @@ export function homeScreen(ctx) {
     try {
       const { games: mine } = await get('/api/me/games');
       const names = Object.fromEntries(games.map((g) => [g.id, g.name]));
-      mount(gameList, ...(mine.length ? mine.slice(0, 20).map((g) => h('li', {},
+      mount(gameList, ...(mine.length ? mine.slice(0, 20).map((g) => h('li', { dataset: { game: g.id, status: g.status } },
         h('a', { href: `#/${g.status === 'running' ? 'game' : 'replay'}/${encodeURIComponent(g.id)}` }, names[g.game] || g.game),
         ' — ', listText(g.seats), ' ',
         h('span', { class: 'muted' }, g.status === 'running' ? '(running)' : g.outcome ? `(won by ${listText(g.outcome.winners.map((w) => g.seats[w]))})` : `(${g.status})`),

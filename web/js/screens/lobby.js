@@ -1,15 +1,45 @@
-// One lobby: the invite link, seats with names, bots, and the host's start button; live through the
-// socket. Opening the link while signed in joins the lobby; when the game starts, everyone moves to it.
+// One lobby: the invite link, the game's options (the host changes them, everyone else reads them),
+// seats with names, bots, and the host's start button; live through the socket. Opening the link while
+// signed in joins the lobby; when the game starts, everyone moves to it.
 
 import { h, mount, seatDot, titleCase } from '../dom.js';
 import { gameInfo, get, post } from '../api.js';
 import { socket } from '../socket.js';
 
+// The per-turn time limits the host can pick from (seconds; null: none).
+const TURN_LIMITS = [null, 30, 60, 90, 120, 300, 600];
+
+export function turnLimitText(seconds) {
+  if (!seconds) return 'no time limit';
+  if (seconds % 60 === 0) return `${seconds / 60} min per turn`;
+  return `${seconds} s per turn`;
+}
+
+/** An option's value as words: "on"/"off" for yes/no options, the choice itself otherwise. */
+function optionValueText(option, value) {
+  if ((option.kind || {}).type === 'bool' || typeof value === 'boolean') return value ? 'on' : 'off';
+  return String(value);
+}
+
+/** The options in effect: the lobby's, else the catalog's defaults. */
+function effectiveOption(option, lobby) {
+  const options = lobby.options || {};
+  if (Object.prototype.hasOwnProperty.call(options, option.key)) return options[option.key];
+  return (option.kind || {}).default;
+}
+
 export function lobbyScreen(ctx, id) {
   const code = ctx.query.get('code') || undefined;
   const me = ctx.session.account;
   const root = h('section', { class: 'lobby', 'data-testid': 'lobby' }, h('p', { class: 'muted' }, 'Opening the lobby…'));
-  const error = h('p', { class: 'error', role: 'alert' });
+  const error = h('p', { class: 'error', role: 'alert', 'data-testid': 'lobby-error' });
+  // Built once and updated in place, so that a live update does not take a control from under the host.
+  const optionsCard = h('section', { class: 'card lobby-options', 'data-testid': 'lobby-options' });
+  let optionsFor = null; // 'host' or 'guest': which form optionsCard holds
+  const headBox = h('div', { class: 'lobby-head' });
+  const inviteBox = h('div', { class: 'card invite' });
+  const seatsCard = h('section', { class: 'card' });
+  const membersCard = h('section', { class: 'card' });
   let lobby = null;
   let info = null;
   let disposed = false;
@@ -25,6 +55,109 @@ export function lobbyScreen(ctx, id) {
     } catch (e) {
       error.textContent = e.message;
     }
+  }
+
+  /** Sends the host's change; on refusal the controls go back to the lobby as the server has it. */
+  async function configure(change) {
+    error.textContent = '';
+    delete error.dataset.code;
+    try {
+      const result = await post(`${path}/options`, change);
+      if (result && result.lobby) show(result.lobby);
+    } catch (e) {
+      error.textContent = e.message;
+      error.dataset.code = e.code;
+      if (lobby) renderOptions(lobby, lobby.host === me.id);
+    }
+  }
+
+  function readHostOptions() {
+    const options = {};
+    for (const el of optionsCard.querySelectorAll('[data-key]')) {
+      options[el.dataset.key] = el.dataset.kind === 'bool' ? el.checked : el.value;
+    }
+    return options;
+  }
+
+  function buildHostOptions() {
+    const controls = (info ? info.options : []).map((option) => {
+      const kind = option.kind || {};
+      const onchange = () => configure({ options: readHostOptions() });
+      if (kind.type === 'bool') {
+        return h('label', { class: 'check', title: option.help },
+          h('input', { type: 'checkbox', name: `opt-${option.key}`, dataset: { key: option.key, kind: 'bool' }, onchange }),
+          ' ', option.label || option.key);
+      }
+      if (kind.type === 'choice') {
+        return h('label', { title: option.help }, `${option.label || option.key} `,
+          h('select', { name: `opt-${option.key}`, dataset: { key: option.key, kind: 'choice' }, onchange },
+            (kind.choices || []).map((c) => h('option', { value: c }, c))));
+      }
+      return null;
+    });
+    const turn = h('select', {
+      name: 'turn-seconds',
+      'data-testid': 'turn-seconds',
+      onchange: (e) => configure({ turn_seconds: e.target.value === '' ? null : Number(e.target.value) }),
+    });
+    const visibility = h('input', {
+      type: 'checkbox',
+      name: 'public',
+      'data-testid': 'public',
+      onchange: (e) => configure({ public: e.target.checked }),
+    });
+    mount(optionsCard,
+      h('h2', {}, 'Options'),
+      h('form', { class: 'options-form', onsubmit: (e) => e.preventDefault() },
+        ...controls,
+        h('label', {}, 'Time limit per turn ', turn),
+        h('label', { class: 'check' }, visibility, ' Public (listed for everyone)')),
+      h('p', { class: 'muted small' }, 'Changes apply at once; everyone in the lobby sees them. When a turn runs out, a random legal move is played for that player.'));
+  }
+
+  /** The options card: controls for the host, the same settings as text for everyone else. */
+  function renderOptions(l, isHost) {
+    const want = isHost ? 'host' : 'guest';
+    const specs = info ? info.options : [];
+    if (want === 'host') {
+      if (optionsFor !== 'host') buildHostOptions();
+      optionsFor = 'host';
+      for (const el of optionsCard.querySelectorAll('[data-key]')) {
+        const option = specs.find((o) => o.key === el.dataset.key);
+        const value = option ? effectiveOption(option, l) : undefined;
+        if (el.dataset.kind === 'bool') el.checked = !!value;
+        else if (value !== undefined) el.value = String(value);
+      }
+      const turn = optionsCard.querySelector('[name="turn-seconds"]');
+      const limits = TURN_LIMITS.includes(l.turn_seconds ?? null) ? TURN_LIMITS : [...TURN_LIMITS, l.turn_seconds].sort((a, b) => (a ?? 0) - (b ?? 0));
+      mount(turn, ...limits.map((t) => h('option', { value: t === null ? '' : String(t) }, t === null ? 'No limit' : turnLimitText(t).replace(' per turn', ''))));
+      turn.value = l.turn_seconds ? String(l.turn_seconds) : '';
+      optionsCard.querySelector('[name="public"]').checked = !!l.public;
+      return;
+    }
+    optionsFor = 'guest';
+    const rows = specs.map((option) => [option.label || option.key, optionValueText(option, effectiveOption(option, l)), option.key, option.help]);
+    // Options the catalog does not describe (an older client) are still shown.
+    for (const [key, value] of Object.entries(l.options || {})) {
+      if (!specs.some((o) => o.key === key)) rows.push([titleCase(key), optionValueText({}, value), key, '']);
+    }
+    rows.push(['Time limit', turnLimitText(l.turn_seconds), 'turn_seconds', '']);
+    rows.push(['Visibility', l.public ? 'public' : 'private', 'public', '']);
+    mount(optionsCard,
+      h('h2', {}, 'Options'),
+      h('dl', { class: 'option-list' }, ...rows.map(([label, value, key, help]) => [
+        h('dt', { title: help || null }, label),
+        h('dd', { dataset: { option: key } }, value)])),
+      h('p', { class: 'muted small' }, 'The host sets the options.'));
+  }
+
+  function summary(l) {
+    const specs = info ? info.options : [];
+    const parts = specs.map((o) => `${o.label || o.key}: ${optionValueText(o, effectiveOption(o, l))}`);
+    for (const [key, value] of Object.entries(l.options || {})) {
+      if (!specs.some((o) => o.key === key)) parts.push(`${titleCase(key)}: ${optionValueText({}, value)}`);
+    }
+    return parts.join(', ') || 'standard rules';
   }
 
   function inviteLink(l) {
@@ -64,40 +197,41 @@ export function lobbyScreen(ctx, id) {
       return h('li', { class: ['seat', holder ? 'taken' : 'free'], dataset: { seat: i } }, ...row);
     });
 
-    const options = Object.entries(l.options || {});
-    mount(root,
+    renderOptions(l, isHost);
+    // The layout is built once; its parts are refreshed, and the options card stays in place.
+    if (!root.contains(optionsCard)) {
+      mount(root, headBox, inviteBox, h('div', { class: 'cards' }, optionsCard, seatsCard, membersCard));
+    }
+    mount(headBox,
       h('h1', {}, info ? info.name : titleCase(l.game)),
-      h('p', { class: 'muted' },
-        l.public ? 'Public lobby' : 'Private lobby', ' · ',
-        options.length ? options.map(([k, v]) => `${titleCase(k)}: ${v}`).join(', ') : 'standard rules',
-        l.turn_seconds ? ` · ${l.turn_seconds}s per turn` : ''),
-      h('div', { class: 'card invite' },
-        h('label', {}, l.public ? 'Link to this lobby' : 'Invite link — send it to your friends', linkInput),
-        h('button', {
-          class: 'small',
-          onclick: async (e) => {
-            try {
-              await navigator.clipboard.writeText(link);
-              e.target.textContent = 'Copied';
-            } catch {
-              linkInput.select();
-            }
-          },
-        }, 'Copy')),
-      h('div', { class: 'cards' },
-        h('section', { class: 'card' },
-          h('h2', {}, `Seats (${seated} taken${info ? `, ${info.min_players}–${info.max_players} players` : ''})`),
-          h('ul', { class: 'seats', 'data-testid': 'seats' }, ...seats),
-          isHost ? h('button', {
-            class: 'primary',
-            'data-testid': 'start',
-            disabled: seated < min,
-            onclick: () => act(post(`${path}/start`)),
-          }, 'Start the game') : h('p', { class: 'muted' }, 'The host starts the game when everyone is seated.')),
-        h('section', { class: 'card' },
-          h('h2', {}, 'In the lobby'),
-          h('ul', { class: 'members', 'data-testid': 'members' }, ...l.members.map((m) => h('li', {}, m.name, m.account === l.host ? h('span', { class: 'tag' }, 'host') : null))),
-          isMember ? h('button', { class: 'small', onclick: () => act(post(`${path}/leave`)).then(() => ctx.navigate('#/')) }, 'Leave the lobby') : null)));
+      h('p', { class: 'muted', 'data-testid': 'lobby-summary' },
+        l.public ? 'Public lobby' : 'Private lobby', ' · ', summary(l), ' · ', turnLimitText(l.turn_seconds)));
+    mount(inviteBox,
+      h('label', {}, l.public ? 'Link to this lobby' : 'Invite link — send it to your friends', linkInput),
+      h('button', {
+        class: 'small',
+        onclick: async (e) => {
+          try {
+            await navigator.clipboard.writeText(link);
+            e.target.textContent = 'Copied';
+          } catch {
+            linkInput.select();
+          }
+        },
+      }, 'Copy'));
+    mount(seatsCard,
+      h('h2', {}, `Seats (${seated} taken${info ? `, ${info.min_players}–${info.max_players} players` : ''})`),
+      h('ul', { class: 'seats', 'data-testid': 'seats' }, ...seats),
+      isHost ? h('button', {
+        class: 'primary',
+        'data-testid': 'start',
+        disabled: seated < min,
+        onclick: () => act(post(`${path}/start`)),
+      }, 'Start the game') : h('p', { class: 'muted' }, 'The host starts the game when everyone is seated.'));
+    mount(membersCard,
+      h('h2', {}, 'In the lobby'),
+      h('ul', { class: 'members', 'data-testid': 'members' }, ...l.members.map((m) => h('li', {}, m.name, m.account === l.host ? h('span', { class: 'tag' }, 'host') : null))),
+      isMember ? h('button', { class: 'small', onclick: () => act(post(`${path}/leave`)).then(() => ctx.navigate('#/')) }, 'Leave the lobby') : null);
   }
 
   const stop = socket.on((msg) => {

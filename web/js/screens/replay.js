@@ -10,6 +10,7 @@ import { socket } from '../socket.js';
 import { gameModule } from '../games/index.js';
 import { makeContext } from '../games/common.js';
 import { resultPanel } from './result.js';
+import { boardScroll } from './game.js';
 
 export function replayScreen(ctx, id) {
   const code = ctx.query.get('code') || undefined;
@@ -65,11 +66,13 @@ export function replayScreen(ctx, id) {
     const view = at ? at.view : finalView;
     if (view) {
       const { mod, c } = context(view);
+      const scroll = boardScroll(boardBox);
       try {
         mount(boardBox, mod.board(view, c));
       } catch (e) {
         mount(boardBox, h('p', { class: 'error' }, `The board could not be drawn: ${e.message}`));
       }
+      scroll.restore();
     }
     mount(note, perStep ? '' : (finalView ? 'This server sends no position per step: the board shows the final position; the list shows every move.' : ''));
   }

@@ -5,17 +5,20 @@ import { post } from '../api.js';
 import { saveSession } from '../session.js';
 
 export function signInScreen(ctx) {
-  const error = h('p', { class: 'error', role: 'alert' });
+  const error = h('p', { class: 'error', role: 'alert', 'data-testid': 'signin-error' });
   const invite = ctx.query && location.hash.startsWith('#/lobby/');
 
   async function finish(promise) {
     error.textContent = '';
+    delete error.dataset.code;
     try {
       const session = await promise;
       saveSession({ token: session.token, account: session.account });
       ctx.onSignedIn();
     } catch (e) {
+      // The server's own sentence; its stable code is kept for tests and styling.
       error.textContent = e.message;
+      error.dataset.code = e.code;
     }
   }
 
@@ -35,6 +38,7 @@ export function signInScreen(ctx) {
   const accPass = h('input', { name: 'password', type: 'password', required: true, minlength: 8, autocomplete: 'current-password' });
   const accountForm = h('form', {
     class: 'card',
+    'data-testid': 'account-form',
     onsubmit: (e) => {
       e.preventDefault();
       const register = e.submitter && e.submitter.value === 'register';
@@ -45,8 +49,9 @@ export function signInScreen(ctx) {
   h('label', {}, 'Name ', accName),
   h('label', {}, 'Password ', accPass),
   h('div', { class: 'row' },
-    h('button', { type: 'submit', value: 'login', class: 'primary' }, 'Sign in'),
-    h('button', { type: 'submit', value: 'register' }, 'Create account')));
+    h('button', { type: 'submit', value: 'login', class: 'primary', 'data-testid': 'login' }, 'Sign in'),
+    h('button', { type: 'submit', value: 'register', 'data-testid': 'register' }, 'Create account')),
+  h('p', { class: 'muted small' }, 'An account keeps your games: sign in from any browser to find them on the home page.'));
 
   mount(ctx.app,
     h('section', { class: 'signin' },
