@@ -128,3 +128,41 @@ pub fn final_scoring(g: &mut TemplarsJourney) -> Vec<crate::event::Event> {
     g.final_scoring(&mut events);
     events.into_iter().map(|e| e.event).collect()
 }
+
+/// Applies an action, panicking with the rule error and the legal list; returns the events.
+pub fn act(g: &mut TemplarsJourney, seat: u8, action: crate::action::Action) -> Vec<crate::event::Event> {
+    use game_core::Game;
+    match g.apply(Seat(seat), &action) {
+        Ok(events) => events.into_iter().map(|e| e.event).collect(),
+        Err(e) => panic!("{action:?} by seat {seat} rejected: {e}; legal: {:?}", g.legal_actions(Seat(seat))),
+    }
+}
+
+/// The legal actions of `seat`.
+pub fn legal(g: &TemplarsJourney, seat: u8) -> Vec<crate::action::Action> {
+    use game_core::Game;
+    g.legal_actions(Seat(seat))
+}
+
+/// The round-track space with this name (panics on a typo).
+pub fn space(name: &str) -> crate::board::Space {
+    match crate::board::Space::try_from(name.to_string()) {
+        Ok(s) => s,
+        Err(e) => panic!("no space {name:?}: {e:?}"),
+    }
+}
+
+/// Each player's total VP.
+pub fn vp(g: &TemplarsJourney) -> Vec<u32> {
+    g.players.0.iter().map(|p| p.total_vp()).collect()
+}
+
+/// Each player's knights in the temple.
+pub fn temples(g: &TemplarsJourney) -> Vec<u32> {
+    g.players.0.iter().map(|p| p.temple).collect()
+}
+
+/// Each player's knights in `city`.
+pub fn knights(g: &TemplarsJourney, city: City) -> Vec<u32> {
+    g.city(city).knights.0.clone()
+}

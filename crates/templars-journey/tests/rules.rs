@@ -2,40 +2,14 @@
 //! of §5, scoring corner cases of §7, and the re-draw of hidden information (§6).
 
 use game_core::{BySeat, Game, GameRng, Seat, Viewer};
-use templars_journey::action::Action::{self, *};
-use templars_journey::board::{City as C, EdictSpace, Mission, Space, Territory as T, Tile};
+use templars_journey::action::Action::*;
+use templars_journey::board::{City as C, EdictSpace, Mission, Territory as T, Tile};
 use templars_journey::event::{Event, Toss};
 use templars_journey::state::{Prompt, Step, TemplarsJourney, VpSource};
 use templars_journey::testing::{
-    evaluate, final_scoring, knight_totals, rng_tossing, scenario, set_city, set_templars, set_temple, settle,
+    act, evaluate, final_scoring, knight_totals, knights, legal, rng_tossing, scenario, set_city, set_templars,
+    set_temple, settle, space, temples, vp,
 };
-
-fn act(g: &mut TemplarsJourney, seat: u8, action: Action) -> Vec<Event> {
-    match g.apply(Seat(seat), &action) {
-        Ok(events) => events.into_iter().map(|e| e.event).collect(),
-        Err(e) => panic!("{action:?} by seat {seat} rejected: {e}; legal: {:?}", g.legal_actions(Seat(seat))),
-    }
-}
-
-fn legal(g: &TemplarsJourney, seat: u8) -> Vec<Action> {
-    g.legal_actions(Seat(seat))
-}
-
-fn space(name: &str) -> Space {
-    Space::try_from(name.to_string()).expect("a space")
-}
-
-fn vp(g: &TemplarsJourney) -> Vec<u32> {
-    g.players.0.iter().map(|p| p.total_vp()).collect()
-}
-
-fn temples(g: &TemplarsJourney) -> Vec<u32> {
-    g.players.0.iter().map(|p| p.temple).collect()
-}
-
-fn knights(g: &TemplarsJourney, city: C) -> Vec<u32> {
-    g.city(city).knights.0.clone()
-}
 
 const EDICTS: [C; 7] = [C::Coeln, C::Venezia, C::London, C::Paris, C::Bordeaux, C::Lyon, C::Roma];
 

@@ -55,14 +55,25 @@ async fn viewer_for(
     Err(ApiError::InviteRequired)
 }
 
+/// The stored game `id` and who is asking, as which viewer.
+async fn game_and_viewer(
+    state: &AppState,
+    id: &GameId,
+    account: Option<&AccountId>,
+    code: Option<&str>,
+) -> Result<(GameRecord, Viewer), ApiError> {
+    let record = state.store.game(id).await?.ok_or(ApiError::GameNotFound)?;
+    let viewer = viewer_for(state, &record, account, code).await?;
+    Ok((record, viewer))
+}
+
 async fn show(
     State(state): State<AppState>,
     MaybeAuth(account): MaybeAuth,
     Path(id): Path<GameId>,
     Query(q): Query<CodeQuery>,
 ) -> Result<Json<Value>, ApiError> {
-    let record = state.store.game(&id).await?.ok_or(ApiError::GameNotFound)?;
-    let viewer = viewer_for(&state, &record, account.as_ref().map(|a| &a.id), q.code.as_deref()).await?;
+    let (record, viewer) = game_and_viewer(&state, &id, account.as_ref().map(|a| &a.id), q.code.as_deref()).await?;
     let s = &record.setup;
     Ok(Json(json!({
         "game": {
@@ -98,8 +109,7 @@ async fn log(
     Path(id): Path<GameId>,
     Query(q): Query<CodeQuery>,
 ) -> Result<Json<Value>, ApiError> {
-    let record = state.store.game(&id).await?.ok_or(ApiError::GameNotFound)?;
-    let viewer = viewer_for(&state, &record, account.as_ref().map(|a| &a.id), q.code.as_deref()).await?;
+    let (record, viewer) = game_and_viewer(&state, &id, account.as_ref().map(|a| &a.id), q.code.as_deref()).await?;
     let actions = state.store.actions(&id).await?;
     if record.finished() {
         return serde_json::to_value(record.log(actions)).map(Json).map_err(|_| ApiError::Internal);
@@ -152,8 +162,7 @@ async fn replay(
     Path(id): Path<GameId>,
     Query(q): Query<ReplayQuery>,
 ) -> Result<Json<Value>, ApiError> {
-    let record = state.store.game(&id).await?.ok_or(ApiError::GameNotFound)?;
-    let viewer = viewer_for(&state, &record, account.as_ref().map(|a| &a.id), q.code.as_deref()).await?;
+    let (record, viewer) = game_and_viewer(&state, &id, account.as_ref().map(|a| &a.id), q.code.as_deref()).await?;
     if !record.finished() {
         return Err(ApiError::GameRunning);
     }
