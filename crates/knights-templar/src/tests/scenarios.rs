@@ -491,3 +491,59 @@ fn a_rejected_action_changes_nothing_and_names_the_reason() {
     assert!(g.apply(Seat(9), &Action::Pick { card: c("Myth") }).is_err());
     assert_eq!(g, before);
 }
+
+#[test]
+fn r12_an_ally_with_one_card_left_plays_it_at_once_and_with_none_does_nothing() {
+    let mut g = Given {
+        players: 2,
+        fate: vec!["Crusaders", "Legend", "Armenia"],
+        deck: vec!["Holy Grail"],
+        picked: vec![0],
+        rest_in_deck: false,
+        ..Given::default()
+    }
+    .picking(1);
+    pick(&mut g, 1, "Crusaders");
+    assert_eq!(names(&g, 1), vec!["Holy Grail"], "the single card is played for P1");
+    assert!(g.deck().is_empty());
+    assert_eq!(g.pending(), &Pending::Pick { seat: Seat(0) }, "no Ally choice; round 2 opens");
+
+    let mut g = Given {
+        players: 2,
+        fate: vec!["Crusaders", "Legend", "Armenia"],
+        picked: vec![0],
+        rest_in_deck: false,
+        ..Given::default()
+    }
+    .picking(1);
+    let discards = g.discard().len();
+    pick(&mut g, 1, "Crusaders");
+    assert!(names(&g, 1).is_empty(), "an empty deck gives nothing");
+    assert_eq!(g.discard().len(), discards + 1);
+    assert_eq!(g.discard().last().map(|d| (d.card.name(), d.face_down_by)), Some(("Crusaders", None)));
+}
+
+#[test]
+fn r24_face_down_discards_stay_hidden_after_the_game_ends() {
+    let mut checked = 0;
+    for seed in 0..40 {
+        let p = game_core::testing::random_playout::<KnightsTemplar>(3, &Default::default(), seed, 5_000, false);
+        let g = p.game;
+        assert!(g.outcome().is_some());
+        let hidden: Vec<_> = g.discard().iter().filter(|d| d.face_down_by.is_some()).collect();
+        if hidden.is_empty() {
+            continue;
+        }
+        checked += 1;
+        let spectator = g.view(Viewer::Spectator);
+        assert!(spectator.discard.iter().filter(|d| d.face_down).all(|d| d.card.is_none()), "seed {seed}");
+        for d in hidden {
+            let owner = d.face_down_by.expect("face down");
+            let other = Seat((owner.0 + 1) % 3);
+            let json = serde_json::to_value(g.view(Viewer::Seat(other))).expect("json");
+            let shown = json["discard"].as_array().expect("discard").iter().filter(|x| x["face_down"] == true);
+            assert!(shown.clone().all(|x| x["card"].is_null() || x["card"]["id"] != d.card.0), "seed {seed}");
+        }
+    }
+    assert!(checked > 0, "some games had Ally choices");
+}
