@@ -179,33 +179,7 @@ export async function phoneView(page, name) {
     await phone.waitForTimeout(100);
     const metrics = await phoneMetrics(phone);
     await screenshot(phone, name);
-    // A panel scrolled sideways stays where the player put it when the board is drawn again.
-    let keptScroll = null;
-    const scrolled = await phone.evaluate(() => {
-      const panel = [...document.querySelectorAll('.board-panel')].find((p) => p.scrollWidth > p.clientWidth + 4);
-      if (!panel) return null;
-      // Part of the way, not to the far end: a redrawn panel may be a few pixels narrower after a
-      // move, which would clamp a scroll at the far end without anything being wrong.
-      panel.scrollLeft = Math.min(40, panel.scrollWidth - panel.clientWidth - 8);
-      panel.dataset.probe = 'old';
-      return { panel: panel.dataset.panel, left: panel.scrollLeft };
-    });
-    if (scrolled && await phone.$eval('[data-testid="game"]', (el) => el.dataset.state !== 'over')) {
-      const v = await version(phone);
-      if (await phone.$eval('[data-testid="game"]', (el) => el.dataset.myTurn === 'true')) {
-        await phone.locator('[data-testid="legal-actions"] button.action').first().click();
-      }
-      await phone.waitForFunction((n) => Number(document.querySelector('[data-testid="game"]').dataset.version) > n, v, { timeout: 15000 });
-      // The version attribute can change a moment before the board is drawn again: wait for the
-      // redrawn panel (a new element, without the probe mark), then read its scroll position.
-      const selector = `.board-panel[data-panel="${scrolled.panel}"]`;
-      await phone.waitForFunction((sel) => {
-        const p = document.querySelector(sel);
-        return !!p && p.dataset.probe !== 'old';
-      }, selector, { timeout: 5000 });
-      keptScroll = await phone.$eval(selector, (p, left) => Math.abs(p.scrollLeft - left) <= 2, scrolled.left);
-    }
-    return { ...metrics, keptScroll, errors };
+    return { ...metrics, errors };
   } finally {
     await context.close();
   }
