@@ -186,12 +186,6 @@ pub trait GameDescriptor: Send + Sync {
     /// # Errors
     /// [`SetupError`] for a bad player count or options.
     fn create(&self, players: usize, options: &Value, seed: Seed) -> Result<Box<dyn DynGame>, SetupError>;
-
-    /// Rebuilds a game from a full state previously returned by [`DynGame::state`].
-    ///
-    /// # Errors
-    /// [`SetupError::InvalidOptions`] if the JSON is not a state of this game.
-    fn restore(&self, state: &Value) -> Result<Box<dyn DynGame>, SetupError>;
 }
 
 /// The catalog entry of a typed game `G`.
@@ -234,11 +228,5 @@ impl<G: Game> GameDescriptor for Descriptor<G> {
         SetupError::check_players::<G>(players)?;
         let options = Self::parse_options(options)?;
         Ok(Box::new(Wrapped(G::setup(players, &options, seed)?)))
-    }
-
-    fn restore(&self, state: &Value) -> Result<Box<dyn DynGame>, SetupError> {
-        let game: G = serde_json::from_value(state.clone())
-            .map_err(|e| SetupError::InvalidOptions { reason: format!("not a saved {} state: {e}", G::ID) })?;
-        Ok(Box::new(Wrapped(game)))
     }
 }

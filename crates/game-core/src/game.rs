@@ -71,6 +71,64 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
     /// (other hands, deck order, face-down cards, the RNG), consistently with what it can see.
     /// Used by the view non-interference test: the viewer's view must not change.
     fn scramble_hidden(&self, viewer: Viewer, rng: &mut GameRng) -> Self;
+
+    /// Checks the invariants every reachable state of this game keeps (cards conserved, pieces
+    /// counted, indices in range, a decision point consistent with the phase). A state read from
+    /// JSON is checked with this before use (see [`validated_state!`](crate::validated_state)), so a
+    /// corrupt or crafted state is refused instead of played.
+    ///
+    /// # Errors
+    /// [`InvalidState`] naming the first invariant that does not hold.
+    fn validate(&self) -> Result<(), InvalidState>;
+}
+
+/// A state that breaks one of its game's invariants: it cannot have been reached by play.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("invalid state: {0}")]
+pub struct InvalidState(pub String);
+
+impl InvalidState {
+    /// An invalid-state error with this description.
+    pub fn new(reason: impl Into<String>) -> Self {
+        InvalidState(reason.into())
+    }
+
+    /// `Ok(())` when `holds`, otherwise this error with `reason` (built only on failure).
+    ///
+    /// # Errors
+    /// [`InvalidState`] with `reason()` when `holds` is false.
+    pub fn ensure(holds: bool, reason: impl FnOnce() -> String) -> Result<(), InvalidState> {
+        if holds {
+            Ok(())
+        } else {
+            Err(InvalidState(reason()))
+        }
+    }
+}
+
+/// Makes a game state's `Deserialize` refuse states that fail [`Game::validate`].
+///
+/// Put `#[serde(remote = "Self")]` on the state type beside its `Serialize`/`Deserialize` derives
+/// (that turns the derives into inherent functions), then invoke this macro with the type: it
+/// implements `Serialize` unchanged (same bytes, same hashes) and `Deserialize` as "read, then
+/// validate".
+#[macro_export]
+macro_rules! validated_state {
+    ($state:ty) => {
+        impl ::serde::Serialize for $state {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                <$state>::serialize(self, serializer)
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for $state {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                let state = <$state>::deserialize(deserializer)?;
+                <$state as $crate::Game>::validate(&state).map_err(<D::Error as ::serde::de::Error>::custom)?;
+                ::std::result::Result::Ok(state)
+            }
+        }
+    };
 }
 
 /// An event type: serialisable for clients, and readable as a line of the game log.

@@ -23,7 +23,7 @@ pub mod testing;
 
 pub use bot::RandomBot;
 pub use dynamic::{Descriptor, DynEvent, DynGame, GameDescriptor, GameInfo, OptionKind, OptionSpec};
-pub use game::{Audience, Event, Game, GameEvent, Outcome, RuleError, ScoreLine, SetupError};
+pub use game::{Audience, Event, Game, GameEvent, InvalidState, Outcome, RuleError, ScoreLine, SetupError};
 pub use hash::{state_hash, StateHash};
 pub use log::{GameLog, LogEntry, ReplayError, ReplayReport};
 pub use rng::{GameRng, Seed};

@@ -234,7 +234,11 @@ fn check_decision_point<G: Game>(game: &G, pool: &mut Vec<G::Action>, rng: &mut 
     }
     assert_eq!(wrapped.state_hash(), before, "seed {seed}: junk changed the state");
 
-    // The state round-trips through its canonical serialisation.
+    // Every reachable state keeps the game's invariants, and round-trips through its canonical
+    // serialisation (whose `Deserialize` validates again).
+    if let Err(e) = game.validate() {
+        panic!("seed {seed}: a reachable state fails validation: {e}");
+    }
     let json = serde_json::to_string(game).expect("states serialise");
     let back: G =
         serde_json::from_str(&json).unwrap_or_else(|e| panic!("seed {seed}: state does not deserialise: {e}"));
