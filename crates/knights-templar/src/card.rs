@@ -45,21 +45,6 @@ impl CardType {
     pub fn stays_in_play(self) -> bool {
         !matches!(self, CardType::Ally | CardType::Battle | CardType::Enemy)
     }
-
-    /// The plural name, for log lines.
-    pub fn plural(self) -> &'static str {
-        match self {
-            CardType::Legacy => "Legacy cards",
-            CardType::Ally => "Allies",
-            CardType::County => "Counties",
-            CardType::Treasure => "Treasures",
-            CardType::Mission => "Missions",
-            CardType::Power => "Power cards",
-            CardType::Battle => "Battles",
-            CardType::Enemy => "Enemies",
-            CardType::Downfall => "Downfall cards",
-        }
-    }
 }
 
 /// One card, by its id (1–95).

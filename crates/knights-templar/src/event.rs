@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 /// Something that happened.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-pub enum KtEvent {
+pub enum Event {
     /// A Grand Master draw at setup.
     SetupDraw {
         /// 1 for the first draw.
@@ -161,43 +161,43 @@ fn list(cards: &[Card]) -> String {
     cards.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ")
 }
 
-impl GameEvent for KtEvent {
+impl GameEvent for Event {
     fn describe(&self, names: &SeatNames) -> String {
         let n = |s: &Seat| names.name(*s);
         match self {
-            KtEvent::SetupDraw { iteration, hands } => {
+            Event::SetupDraw { iteration, hands } => {
                 let parts: Vec<String> = hands
                     .iter()
                     .map(|h| format!("{} drew {} ({} Missions)", n(&h.seat), list(&h.cards), h.missions))
                     .collect();
                 format!("Grand Master draw {iteration}: {}", parts.join("; "))
             }
-            KtEvent::FirstGrandMaster { seat } => format!("{} is the first Grand Master", n(seat)),
-            KtEvent::TurnStarted { turn, fate } => format!("Turn {turn}: the Fate cards are {}", list(fate)),
-            KtEvent::Picked { seat, card, automatic } => {
+            Event::FirstGrandMaster { seat } => format!("{} is the first Grand Master", n(seat)),
+            Event::TurnStarted { turn, fate } => format!("Turn {turn}: the Fate cards are {}", list(fate)),
+            Event::Picked { seat, card, automatic } => {
                 format!("{} took {}{}", n(seat), card, if *automatic { " (the last Fate card)" } else { "" })
             }
-            KtEvent::Nominated { gm, seat, automatic } => {
+            Event::Nominated { gm, seat, automatic } => {
                 if *automatic {
                     format!("{} picks next (the only one left)", n(seat))
                 } else {
                     format!("{} chose {} to pick next", n(gm), n(seat))
                 }
             }
-            KtEvent::Placed { seat, card } => format!("{} put {} ({:?}) in play", n(seat), card, card.kind()),
-            KtEvent::Destroyed { seat, enemy, owner, card } => {
+            Event::Placed { seat, card } => format!("{} put {} ({:?}) in play", n(seat), card, card.kind()),
+            Event::Destroyed { seat, enemy, owner, card } => {
                 format!("{} played {enemy} and discarded {}'s {card}", n(seat), n(owner))
             }
-            KtEvent::Stole { seat, battle, from, card } => {
+            Event::Stole { seat, battle, from, card } => {
                 format!("{} won {battle} and took {card} from {}", n(seat), n(from))
             }
-            KtEvent::NoTarget { seat, card } => format!("{}'s {card} found no card to target", n(seat)),
-            KtEvent::AllyDrew { seat, ally, count } => format!("{} played {ally} and drew {count} card(s)", n(seat)),
-            KtEvent::AllyCards { seat, cards } => format!("{} drew {} for the Ally", n(seat), list(cards)),
-            KtEvent::AllyKept { seat, card } => format!("{} played {card} and discarded the other face down", n(seat)),
-            KtEvent::AllyDiscarded { seat, card } => format!("{} discarded {card} face down", n(seat)),
-            KtEvent::AllySingle { seat, card } => format!("{} drew the last card, {card}, and played it", n(seat)),
-            KtEvent::PowerDrawers { seats, power } => {
+            Event::NoTarget { seat, card } => format!("{}'s {card} found no card to target", n(seat)),
+            Event::AllyDrew { seat, ally, count } => format!("{} played {ally} and drew {count} card(s)", n(seat)),
+            Event::AllyCards { seat, cards } => format!("{} drew {} for the Ally", n(seat), list(cards)),
+            Event::AllyKept { seat, card } => format!("{} played {card} and discarded the other face down", n(seat)),
+            Event::AllyDiscarded { seat, card } => format!("{} discarded {card} face down", n(seat)),
+            Event::AllySingle { seat, card } => format!("{} drew the last card, {card}, and played it", n(seat)),
+            Event::PowerDrawers { seats, power } => {
                 if seats.is_empty() {
                     "Nobody has Power cards: no Power draw".to_string()
                 } else {
@@ -205,21 +205,21 @@ impl GameEvent for KtEvent {
                     format!("Most Power ({power}): {} draw", who.join(", "))
                 }
             }
-            KtEvent::PowerDraw { seat, card } => format!("{} drew {card} for Power", n(seat)),
-            KtEvent::PowerDrawEmpty { seat } => format!("The deck is empty: {} draws nothing", n(seat)),
-            KtEvent::GrandMaster { seat, changed } => {
+            Event::PowerDraw { seat, card } => format!("{} drew {card} for Power", n(seat)),
+            Event::PowerDrawEmpty { seat } => format!("The deck is empty: {} draws nothing", n(seat)),
+            Event::GrandMaster { seat, changed } => {
                 if *changed {
                     format!("{} becomes Grand Master", n(seat))
                 } else {
                     format!("{} remains Grand Master", n(seat))
                 }
             }
-            KtEvent::CountyPoint { seat: Some(s) } => format!("{} has the most Counties: +1 VP", n(s)),
-            KtEvent::CountyPoint { seat: None } => "No sole County leader: no VP".to_string(),
-            KtEvent::GameEnded { reason: EndReason::FiveDownfall } => {
+            Event::CountyPoint { seat: Some(s) } => format!("{} has the most Counties: +1 VP", n(s)),
+            Event::CountyPoint { seat: None } => "No sole County leader: no VP".to_string(),
+            Event::GameEnded { reason: EndReason::FiveDownfall } => {
                 "A player has 5 Downfall cards: the game ends".to_string()
             }
-            KtEvent::GameEnded { reason: EndReason::DeckEmpty } => "The deck is empty: the game ends".to_string(),
+            Event::GameEnded { reason: EndReason::DeckEmpty } => "The deck is empty: the game ends".to_string(),
         }
     }
 }

@@ -1,4 +1,5 @@
-//! The full game state (secret: views are derived from it) and read access for tests and tools.
+//! The full game state (secret: views are derived from it), its decision points, and read
+//! access for tests and tools. A state read from JSON is validated before use ([`crate::validate`]).
 
 use crate::card::{Card, CardType};
 use game_core::{BySeat, GameRng, Seat};
@@ -88,6 +89,8 @@ pub struct SetupHand {
 
 /// The complete state of a game of Knights Templar.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+// The derives serialise as usual; `validated_state!` below makes `Deserialize` validate as well.
+#[serde(remote = "Self")]
 pub struct KnightsTemplar {
     pub(crate) players: usize,
     /// Used for the setup shuffles only; kept so the state is complete.
@@ -115,6 +118,8 @@ pub struct KnightsTemplar {
     pub(crate) setup_draws: Vec<SetupDraw>,
     pub(crate) end: Option<EndReason>,
 }
+
+game_core::validated_state!(KnightsTemplar);
 
 impl KnightsTemplar {
     /// The number of `kind` cards in `seat`'s tableau.

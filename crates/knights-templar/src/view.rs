@@ -1,9 +1,11 @@
 //! What one viewer may see (spec §6): public zones, the viewer's own Ally cards and face-down
-//! discards, and never the deck order, another player's Ally cards or the RNG.
+//! discards, and never the deck order, another player's Ally cards or the RNG; and the
+//! re-drawing of what a viewer may not see, for the non-interference test.
 
 use crate::card::{Card, CardType};
 use crate::state::{EndReason, KnightsTemplar, Pending, SetupDraw, Stage};
-use game_core::{Outcome, ScoreLine, Seat, Viewer};
+use crate::{rules, score};
+use game_core::{BySeat, GameRng, Outcome, ScoreLine, Seat, Viewer};
 use serde::Serialize;
 
 /// A card as shown to a player.
@@ -89,7 +91,7 @@ pub enum PendingView {
 
 /// Everything one viewer may see.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct KtView {
+pub struct View {
     /// Who is looking.
     pub viewer: Viewer,
     /// Number of players.
@@ -107,7 +109,7 @@ pub struct KtView {
     /// The Fate row.
     pub fate: Vec<CardView>,
     /// Each player's area.
-    pub seats: Vec<PlayerView>,
+    pub seats: BySeat<PlayerView>,
     /// The discard pile, oldest first.
     pub discard: Vec<DiscardView>,
     /// The decision the game waits for.
@@ -126,67 +128,97 @@ pub struct KtView {
     pub outcome: Option<Outcome>,
 }
 
-impl KnightsTemplar {
-    pub(crate) fn make_view(&self, viewer: Viewer) -> KtView {
-        let (totals, breakdown) = self.score_lines();
-        let seats = Seat::all(self.players)
-            .map(|s| PlayerView {
-                seat: s,
-                tableau: self.tableau(s).iter().map(|c| CardView::from(*c)).collect(),
-                counts: CardType::ALL.iter().map(|t| self.count(s, *t)).collect(),
-                county_vp: self.county_vp(s),
-                fate_picks: self.fate_picks(s),
-                picked_this_round: self.picked.contains(&s),
-                score_now: totals.get(s.index()).copied().unwrap_or(0),
-            })
-            .collect();
-        let discard = self
-            .discard
-            .iter()
-            .map(|d| DiscardView {
-                card: match d.face_down_by {
-                    Some(by) if !viewer.is(by) => None,
-                    _ => Some(d.card.into()),
-                },
-                face_down: d.face_down_by.is_some(),
-            })
-            .collect();
-        let pending = match &self.pending {
-            Pending::Pick { seat } => PendingView::Pick { seat: *seat },
-            Pending::Nominate => PendingView::Nominate { gm: self.gm, candidates: self.unpicked() },
-            Pending::Target { resolver, card } => PendingView::Target {
-                resolver: *resolver,
-                card: (*card).into(),
-                options: self
-                    .targets(*resolver)
-                    .into_iter()
-                    .filter_map(|c| self.owner(c).map(|o| (o, c.into())))
-                    .collect(),
+/// What `viewer` may see of `game`.
+pub(crate) fn view(game: &KnightsTemplar, viewer: Viewer) -> View {
+    let (totals, breakdown) = game.score_lines();
+    let seats = BySeat::from_fn(game.players, |s| PlayerView {
+        seat: s,
+        tableau: game.tableau(s).iter().map(|c| CardView::from(*c)).collect(),
+        counts: CardType::ALL.iter().map(|t| game.count(s, *t)).collect(),
+        county_vp: game.county_vp(s),
+        fate_picks: game.fate_picks(s),
+        picked_this_round: game.picked.contains(&s),
+        score_now: totals.get(s).copied().unwrap_or(0),
+    });
+    let discard = game
+        .discard
+        .iter()
+        .map(|d| DiscardView {
+            card: match d.face_down_by {
+                Some(by) if !viewer.is(by) => None,
+                _ => Some(d.card.into()),
             },
-            Pending::AllyChoice { resolver, cards } => PendingView::AllyChoice {
-                resolver: *resolver,
-                cards: viewer.is(*resolver).then(|| [cards[0].into(), cards[1].into()]),
-            },
-            Pending::Resolving | Pending::Over => PendingView::Over,
-        };
-        KtView {
-            viewer,
-            players: self.players,
-            turn: self.turn,
-            round: self.round,
-            stage: self.stage,
-            grand_master: self.gm,
-            deck_count: self.deck.len(),
-            fate: self.fate.iter().map(|c| CardView::from(*c)).collect(),
-            seats,
-            discard,
-            pending,
-            to_act: game_core::Game::to_act(self),
-            power_queue: self.power_queue.clone(),
-            setup_draws: self.setup_draws.clone(),
-            end: self.end,
-            breakdown,
-            outcome: self.final_outcome(),
+            face_down: d.face_down_by.is_some(),
+        })
+        .collect();
+    let pending = match &game.pending {
+        Pending::Pick { seat } => PendingView::Pick { seat: *seat },
+        Pending::Nominate => PendingView::Nominate { gm: game.gm, candidates: game.unpicked() },
+        Pending::Target { resolver, card } => PendingView::Target {
+            resolver: *resolver,
+            card: (*card).into(),
+            options: game.targets(*resolver).into_iter().filter_map(|c| game.owner(c).map(|o| (o, c.into()))).collect(),
+        },
+        Pending::AllyChoice { resolver, cards } => PendingView::AllyChoice {
+            resolver: *resolver,
+            cards: viewer.is(*resolver).then(|| [cards[0].into(), cards[1].into()]),
+        },
+        Pending::Resolving | Pending::Over => PendingView::Over,
+    };
+    View {
+        viewer,
+        players: game.players,
+        turn: game.turn,
+        round: game.round,
+        stage: game.stage,
+        grand_master: game.gm,
+        deck_count: game.deck.len(),
+        fate: game.fate.iter().map(|c| CardView::from(*c)).collect(),
+        seats,
+        discard,
+        pending,
+        to_act: rules::to_act(game),
+        power_queue: game.power_queue.clone(),
+        setup_draws: game.setup_draws.clone(),
+        end: game.end,
+        breakdown,
+        outcome: score::outcome(game),
+    }
+}
+
+/// A copy of `game` in which every card `viewer` cannot see is dealt again at random: the deck,
+/// another player's Ally cards, and face-down discards the viewer did not make.
+pub(crate) fn scramble_hidden(game: &KnightsTemplar, viewer: Viewer, rng: &mut GameRng) -> KnightsTemplar {
+    let mut game = game.clone();
+    game.rng = GameRng::from_u64(u64::from(rng.next_u32()));
+    // Pool every hidden card, then deal them back into the same places.
+    let mut hidden: Vec<Card> = game.deck.clone();
+    let ally_hidden = matches!(&game.pending, Pending::AllyChoice { resolver, .. } if !viewer.is(*resolver));
+    if let (true, Pending::AllyChoice { cards, .. }) = (ally_hidden, &game.pending) {
+        hidden.extend(cards);
+    }
+    let foreign_face_down: Vec<usize> = game
+        .discard
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| matches!(d.face_down_by, Some(by) if !viewer.is(by)))
+        .map(|(i, _)| i)
+        .collect();
+    hidden.extend(foreign_face_down.iter().map(|i| game.discard[*i].card));
+    rng.shuffle(&mut hidden);
+    let mut dealt = hidden.into_iter();
+    for slot in game.deck.iter_mut() {
+        *slot = dealt.next().unwrap_or(*slot);
+    }
+    if ally_hidden {
+        if let Pending::AllyChoice { cards, .. } = &mut game.pending {
+            for slot in cards.iter_mut() {
+                *slot = dealt.next().unwrap_or(*slot);
+            }
         }
     }
+    for i in foreign_face_down {
+        game.discard[i].card = dealt.next().unwrap_or(game.discard[i].card);
+    }
+    game
 }

@@ -6,8 +6,8 @@ mod scenarios;
 
 use crate::card::Card;
 use crate::state::{Discard, KnightsTemplar, Pending, Stage};
-use crate::{Action, KtEvent};
-use game_core::{BySeat, Event, Game, GameRng, Seat};
+use crate::{Action, Event};
+use game_core::{BySeat, Game, GameRng, Seat};
 
 /// The card with this name (panics on a typo in a test).
 pub(crate) fn c(name: &str) -> Card {
@@ -93,20 +93,22 @@ impl Given {
             setup_draws: Vec::new(),
             end: None,
         };
-        assert!(game.cards_conserved(), "the scenario must place every card exactly once");
+        if let Err(e) = crate::validate::conservation(&game) {
+            panic!("the scenario must place every card exactly once: {e}");
+        }
         game
     }
 }
 
 /// Applies an action, panicking with the rule error; returns its events.
-pub(crate) fn act(game: &mut KnightsTemplar, seat: u8, action: Action) -> Vec<Event<KtEvent>> {
+pub(crate) fn act(game: &mut KnightsTemplar, seat: u8, action: Action) -> Vec<game_core::Event<Event>> {
     match game.apply(Seat(seat), &action) {
         Ok(events) => events,
         Err(e) => panic!("{action:?} by P{seat} was rejected: {e}"),
     }
 }
 
-pub(crate) fn pick(game: &mut KnightsTemplar, seat: u8, name: &str) -> Vec<Event<KtEvent>> {
+pub(crate) fn pick(game: &mut KnightsTemplar, seat: u8, name: &str) -> Vec<game_core::Event<Event>> {
     act(game, seat, Action::Pick { card: c(name) })
 }
 

@@ -3,11 +3,11 @@
 use super::{act, c, cards, names, pick, Given};
 use crate::state::{EndReason, KnightsTemplar, Pending, Stage};
 use crate::view::PendingView;
-use crate::{Action, CardType, KtEvent};
-use game_core::{Event, Game, Seat, Viewer};
+use crate::{Action, CardType, Event};
+use game_core::{Game, Seat, Viewer};
 
-fn picks_by(events: &[Event<KtEvent>], seat: u8) -> usize {
-    events.iter().filter(|e| matches!(e.event, KtEvent::Picked { seat: s, .. } if s == Seat(seat))).count()
+fn picks_by(events: &[game_core::Event<Event>], seat: u8) -> usize {
+    events.iter().filter(|e| matches!(e.event, Event::Picked { seat: s, .. } if s == Seat(seat))).count()
 }
 
 #[test]
@@ -442,7 +442,7 @@ fn deck_with_blocks(blocks: &[usize]) -> Vec<crate::Card> {
 fn s14_setup_with_a_sole_mission_leader_takes_one_draw() {
     let first = deck_with_blocks(&[3, 1]);
     let game_deck: Vec<crate::Card> = crate::Card::all().collect::<Vec<_>>().into_iter().rev().collect();
-    let g = KnightsTemplar::with_scripted_shuffles(2, vec![first.clone(), game_deck.clone()]).expect("setup");
+    let g = crate::testing::setup_with_scripted_shuffles(2, vec![first.clone(), game_deck.clone()]).expect("setup");
     assert_eq!(g.grand_master(), Seat(0));
     let draws = g.setup_draws();
     assert_eq!(draws.len(), 1);
@@ -451,7 +451,7 @@ fn s14_setup_with_a_sole_mission_leader_takes_one_draw() {
     assert_eq!((draws[0].hands[0].missions, draws[0].hands[1].missions), (3, 1));
     // The public log shows both blocks and their counts.
     let setup_log = g.setup_events();
-    assert!(matches!(&setup_log[0].event, KtEvent::SetupDraw { hands, .. } if hands.len() == 2));
+    assert!(matches!(&setup_log[0].event, Event::SetupDraw { hands, .. } if hands.len() == 2));
     assert!(g.view(Viewer::Spectator).setup_draws == draws);
     // All 95 cards were reshuffled; turn 1 flipped 7 of them; P0 picks first.
     assert_eq!(g.fate(), &game_deck[..7]);
@@ -465,14 +465,17 @@ fn s14b_tied_candidates_redraw_alone_until_one_leads() {
     let first = deck_with_blocks(&[2, 1, 2]);
     let second = deck_with_blocks(&[0, 1]);
     let game_deck: Vec<crate::Card> = crate::Card::all().collect();
-    let g = KnightsTemplar::with_scripted_shuffles(3, vec![first, second.clone(), game_deck]).expect("setup");
+    let g = crate::testing::setup_with_scripted_shuffles(3, vec![first, second.clone(), game_deck]).expect("setup");
     let draws = g.setup_draws();
     assert_eq!(draws.len(), 2);
     let candidates: Vec<Seat> = draws[1].hands.iter().map(|h| h.seat).collect();
     assert_eq!(candidates, vec![Seat(0), Seat(2)]);
     assert_eq!(draws[1].hands[1].cards, second[10..20].to_vec(), "P2 takes the second block");
     assert_eq!(g.grand_master(), Seat(2));
-    assert!(KnightsTemplar::with_scripted_shuffles(3, vec![deck_with_blocks(&[2, 1, 2])]).is_err(), "script ran out");
+    assert!(
+        crate::testing::setup_with_scripted_shuffles(3, vec![deck_with_blocks(&[2, 1, 2])]).is_err(),
+        "script ran out"
+    );
 }
 
 #[test]
