@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 /// One line of the game log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum LogEvent {
+pub enum Event {
     /// A seat plays a character.
     CharacterTaken {
         /// The seat.
@@ -268,73 +268,73 @@ fn purchase_text(p: &Purchase) -> String {
     }
 }
 
-impl GameEvent for LogEvent {
+impl GameEvent for Event {
     fn describe(&self, names: &SeatNames) -> String {
         let n = |s: &Seat| names.name(*s);
         match self {
-            LogEvent::CharacterTaken { seat, character } => format!("{} plays {}", n(seat), character.name()),
-            LogEvent::FirstPlayer { seat } => format!("{} takes the First Player token", n(seat)),
-            LogEvent::RoundStarted { round, first } => format!("Round {round} begins; {} plays first", n(first)),
-            LogEvent::EventRevealed { event } => format!("Event of the Crusade: {}", event.name()),
-            LogEvent::SideChosen { seat, side } => format!("{} supports {} this round", n(seat), side.name()),
-            LogEvent::CaptorUsed { seat } => format!("{} holds the King captive: King's Return +1", n(seat)),
-            LogEvent::Placed { seat, location } => format!("{} placed their figure on {}", n(seat), location.name()),
-            LogEvent::Stepped { seat, to } => format!("{} moved to {}", n(seat), to.name()),
-            LogEvent::Stole { thief, victim } => format!("{} drew a card from {}'s hand", n(thief), n(victim)),
-            LogEvent::StolenCard { thief, victim, card } => {
+            Event::CharacterTaken { seat, character } => format!("{} plays {}", n(seat), character.name()),
+            Event::FirstPlayer { seat } => format!("{} takes the First Player token", n(seat)),
+            Event::RoundStarted { round, first } => format!("Round {round} begins; {} plays first", n(first)),
+            Event::EventRevealed { event } => format!("Event of the Crusade: {}", event.name()),
+            Event::SideChosen { seat, side } => format!("{} supports {} this round", n(seat), side.name()),
+            Event::CaptorUsed { seat } => format!("{} holds the King captive: King's Return +1", n(seat)),
+            Event::Placed { seat, location } => format!("{} placed their figure on {}", n(seat), location.name()),
+            Event::Stepped { seat, to } => format!("{} moved to {}", n(seat), to.name()),
+            Event::Stole { thief, victim } => format!("{} drew a card from {}'s hand", n(thief), n(victim)),
+            Event::StolenCard { thief, victim, card } => {
                 format!("The card {} took from {} was a {}", n(thief), n(victim), card.name())
             }
-            LogEvent::Stopped { seat, location } => format!("{} stopped at {}", n(seat), location.name()),
-            LogEvent::Stuck { seat } => format!("{} has no legal move and stays", n(seat)),
-            LogEvent::Performed { seat, location } => {
+            Event::Stopped { seat, location } => format!("{} stopped at {}", n(seat), location.name()),
+            Event::Stuck { seat } => format!("{} has no legal move and stays", n(seat)),
+            Event::Performed { seat, location } => {
                 format!("{} performed the action of {}", n(seat), location.name())
             }
-            LogEvent::Declined { seat } => format!("{} declined", n(seat)),
-            LogEvent::Drew { seat, count } => format!("{} drew {count} card(s) from the Provisions deck", n(seat)),
-            LogEvent::DrewCards { seat, cards } => format!("{} drew {}", n(seat), cards_text(cards)),
-            LogEvent::Took { seat, card } => format!("{} took a {} from the Reserve", n(seat), card.name()),
-            LogEvent::Returned { seat, card, count } => {
+            Event::Declined { seat } => format!("{} declined", n(seat)),
+            Event::Drew { seat, count } => format!("{} drew {count} card(s) from the Provisions deck", n(seat)),
+            Event::DrewCards { seat, cards } => format!("{} drew {}", n(seat), cards_text(cards)),
+            Event::Took { seat, card } => format!("{} took a {} from the Reserve", n(seat), card.name()),
+            Event::Returned { seat, card, count } => {
                 format!("{} returned {count} {} to the Reserve", n(seat), card.name())
             }
-            LogEvent::Coins { seat, delta } if *delta >= 0 => format!("{} gained {delta} coin(s)", n(seat)),
-            LogEvent::Coins { seat, delta } => format!("{} paid {} coin(s)", n(seat), -delta),
-            LogEvent::Prestige { seat, delta } if *delta >= 0 => {
+            Event::Coins { seat, delta } if *delta >= 0 => format!("{} gained {delta} coin(s)", n(seat)),
+            Event::Coins { seat, delta } => format!("{} paid {} coin(s)", n(seat), -delta),
+            Event::Prestige { seat, delta } if *delta >= 0 => {
                 format!("{} gained {delta} Prestige Point(s)", n(seat))
             }
-            LogEvent::Prestige { seat, delta } => format!("{} lost {} Prestige Point(s)", n(seat), -delta),
-            LogEvent::TrackMoved { track, from, to } => format!("{} moved from {from} to {to}", track.name()),
-            LogEvent::EdictExchanged { seat } => format!("{} exchanged an edict", n(seat)),
-            LogEvent::EdictKept { seat, edict } => format!("{} kept the edict {}", n(seat), edict.name()),
-            LogEvent::SkillUsed { seat } => format!("{} used their faction skill", n(seat)),
-            LogEvent::MerchantMet { seat } => format!("{} met the Merchant", n(seat)),
-            LogEvent::MercenaryMet { seat } => format!("{} met the Mercenary", n(seat)),
-            LogEvent::Bought { seat, purchase, cost } => {
+            Event::Prestige { seat, delta } => format!("{} lost {} Prestige Point(s)", n(seat), -delta),
+            Event::TrackMoved { track, from, to } => format!("{} moved from {from} to {to}", track.name()),
+            Event::EdictExchanged { seat } => format!("{} exchanged an edict", n(seat)),
+            Event::EdictKept { seat, edict } => format!("{} kept the edict {}", n(seat), edict.name()),
+            Event::SkillUsed { seat } => format!("{} used their faction skill", n(seat)),
+            Event::MerchantMet { seat } => format!("{} met the Merchant", n(seat)),
+            Event::MercenaryMet { seat } => format!("{} met the Mercenary", n(seat)),
+            Event::Bought { seat, purchase, cost } => {
                 format!("{} bought {} for {cost} coin(s)", n(seat), purchase_text(purchase))
             }
-            LogEvent::Traded { seat, card } => format!("{} traded 2 {} for 4 random cards", n(seat), card.name()),
-            LogEvent::AddedCard { seat } => format!("{} added a card to the Crusade deck", n(seat)),
-            LogEvent::Contributed { seat, count } => format!("{} contributed {count} card(s) to the Crusade", n(seat)),
-            LogEvent::Outcomes { drawn, verdicts } => format!(
+            Event::Traded { seat, card } => format!("{} traded 2 {} for 4 random cards", n(seat), card.name()),
+            Event::AddedCard { seat } => format!("{} added a card to the Crusade deck", n(seat)),
+            Event::Contributed { seat, count } => format!("{} contributed {count} card(s) to the Crusade", n(seat)),
+            Event::Outcomes { drawn, verdicts } => format!(
                 "The Crusade reveals {}: banners {:?}, hourglasses {:?}, chests {:?}",
                 cards_text(drawn),
                 verdicts.banners,
                 verdicts.hourglasses,
                 verdicts.chests
             ),
-            LogEvent::EventResolved { event, applied } => {
+            Event::EventResolved { event, applied } => {
                 if *applied {
                     format!("{} takes effect", event.name())
                 } else {
                     format!("{} has no effect", event.name())
                 }
             }
-            LogEvent::NpcsMoved { merchant, mercenary } => {
+            Event::NpcsMoved { merchant, mercenary } => {
                 format!("The Merchant goes to {} and the Mercenary to {}", merchant.name(), mercenary.name())
             }
-            LogEvent::EdictScored { seat, edict, points } => {
+            Event::EdictScored { seat, edict, points } => {
                 format!("{} reveals {} for {points} Prestige Point(s)", n(seat), edict.name())
             }
-            LogEvent::GameEnded { condition, winning_side, winners } => {
+            Event::GameEnded { condition, winning_side, winners } => {
                 let who: Vec<String> = winners.iter().map(n).collect();
                 let why = match winning_side {
                     Some(side) => format!("{}'s faction wins (condition {condition})", side.name()),

@@ -1,17 +1,20 @@
 //! The `game_core::Game` implementation: the contract's entry points, routed to the modules.
 
 use crate::action::Action;
-use crate::event::LogEvent;
-use crate::state::{Options, RichardTheLionheart};
+use crate::event::Event;
+use crate::setup::Options;
+use crate::state::RichardTheLionheart;
 use crate::view::View;
-use crate::{rules, score, setup, view};
-use game_core::{Event, Game, GameRng, OptionKind, OptionSpec, Outcome, RuleError, Seat, Seed, SetupError, Viewer};
+use crate::{rules, score, setup, validate, view};
+use game_core::{
+    Game, GameRng, InvalidState, OptionKind, OptionSpec, Outcome, RuleError, Seat, Seed, SetupError, Viewer,
+};
 
 impl Game for RichardTheLionheart {
     type Options = Options;
     type Action = Action;
     type View = View;
-    type Event = LogEvent;
+    type Event = Event;
 
     const ID: &'static str = "richard-the-lionheart";
     const NAME: &'static str = "Richard the Lionheart";
@@ -31,23 +34,22 @@ impl Game for RichardTheLionheart {
         setup::setup(players, options, seed)
     }
 
-    fn setup_events(&self) -> Vec<Event<LogEvent>> {
-        let mut out: Vec<Event<LogEvent>> = self
+    fn setup_events(&self) -> Vec<game_core::Event<Event>> {
+        let mut out: Vec<game_core::Event<Event>> = self
             .players
             .iter()
-            .enumerate()
-            .filter_map(|(i, p)| {
-                p.character.map(|character| Event::public(LogEvent::CharacterTaken { seat: Seat(i as u8), character }))
+            .filter_map(|(seat, p)| {
+                p.character.map(|character| game_core::Event::public(Event::CharacterTaken { seat, character }))
             })
             .collect();
-        if out.len() == self.n() {
-            out.push(Event::public(LogEvent::FirstPlayer { seat: self.first_player }));
+        if out.len() == self.players.len() {
+            out.push(game_core::Event::public(Event::FirstPlayer { seat: self.first_player }));
         }
         out
     }
 
     fn players(&self) -> usize {
-        self.n()
+        self.players.len()
     }
 
     fn to_act(&self) -> Vec<Seat> {
@@ -55,13 +57,13 @@ impl Game for RichardTheLionheart {
     }
 
     fn legal_actions(&self, seat: Seat) -> Vec<Action> {
-        rules::legal(self, seat)
+        rules::legal_actions(self, seat)
     }
 
-    fn apply(&mut self, seat: Seat, action: &Action) -> Result<Vec<Event<LogEvent>>, RuleError> {
+    fn apply(&mut self, seat: Seat, action: &Action) -> Result<Vec<game_core::Event<Event>>, RuleError> {
         RuleError::check(self, seat, action)?;
         self.log.clear();
-        rules::play(self, seat, *action);
+        rules::apply(self, seat, *action);
         Ok(std::mem::take(&mut self.log))
     }
 
@@ -74,6 +76,10 @@ impl Game for RichardTheLionheart {
     }
 
     fn scramble_hidden(&self, viewer: Viewer, rng: &mut GameRng) -> Self {
-        view::scramble(self, viewer, rng)
+        view::scramble_hidden(self, viewer, rng)
+    }
+
+    fn validate(&self) -> Result<(), InvalidState> {
+        validate::validate(self)
     }
 }

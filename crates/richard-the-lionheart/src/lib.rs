@@ -3,10 +3,11 @@
 //!
 //! The map of the crate:
 //! - [`board`]: the printed data — card types, the England map, characters, costs, edicts, events;
-//! - [`state`]: the full (secret) state, the options and the decision stages;
+//! - [`setup`]: the options, and setup by player count and character choice;
+//! - [`state`]: the full (secret) state, the decision stages and the small operations on them;
+//! - [`validate`]: the invariants every reachable state keeps (spec §9), checked on every load;
 //! - [`action`]: the small steps a player can take;
 //! - [`event`]: the game log, with secret details in private events only;
-//! - [`setup`]: setup by player count and character choice;
 //! - [`rules`]: one module per phase, routing each decision and running the automatic steps;
 //! - [`score`]: edicts, the end conditions' winners and the outcome;
 //! - [`view`]: what each viewer may see, and the re-drawing of what they may not;
@@ -23,17 +24,15 @@ pub mod setup;
 pub mod state;
 #[doc(hidden)]
 pub mod testing;
+pub mod validate;
 pub mod view;
 
 pub use action::{Action, Choice};
 pub use board::{Card, Cards, Character, Edict, EventCard, Faction, Location, Purchase, Side, Track};
-pub use event::LogEvent;
-pub use state::{CharacterAssignment, Options, RichardTheLionheart, Stage};
+pub use event::Event;
+pub use setup::{CharacterAssignment, Options};
+pub use state::{RichardTheLionheart, Stage};
 pub use view::View;
-
-/// The catalog entry for the server.
-pub const DESCRIPTOR: game_core::Descriptor<RichardTheLionheart> =
-    game_core::Descriptor::new(env!("CARGO_PKG_VERSION"));
 
 /// The engine version, recorded in game logs.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

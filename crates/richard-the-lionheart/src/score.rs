@@ -2,9 +2,9 @@
 //! and the winner (rulebook "Winning the Game", spec §7).
 
 use crate::board::{Card, Edict, Faction, Side};
-use crate::event::LogEvent;
+use crate::event::Event;
 use crate::state::{GameResult, Player, RichardTheLionheart, Stage, Tracks};
-use game_core::{Outcome, ScoreLine, Seat};
+use game_core::{BySeat, Outcome, ScoreLine, Seat};
 
 fn red_cards(p: &Player) -> u32 {
     Card::ALL.iter().filter(|c| c.side() == Side::Richard).map(|c| u32::from(p.hand.get(*c))).sum()
@@ -60,14 +60,14 @@ pub fn winning_side(condition: u8) -> Option<Side> {
 /// Ends the game under `condition`: scores edicts, picks candidates and winners.
 pub fn finish(game: &mut RichardTheLionheart, condition: u8) {
     let t = game.tracks;
-    let n = game.n();
+    let n = game.players.len();
     let side = winning_side(condition);
-    let base: Vec<u32> = game.players.iter().map(|p| p.prestige).collect();
-    let edict: Vec<u32> = game.players.iter().map(|p| p.edict.map_or(0, |e| edict_points(e, &t, p))).collect();
-    let neutral: Vec<u32> =
-        game.players.iter().map(|p| if condition == 5 && p.faction() == Faction::Neutral { 3 } else { 0 }).collect();
-    for (i, p) in game.players.iter_mut().enumerate() {
-        p.prestige = base[i] + edict[i] + neutral[i];
+    let base: BySeat<u32> = game.players.map(|_, p| p.prestige);
+    let edict: BySeat<u32> = game.players.map(|_, p| p.edict.map_or(0, |e| edict_points(e, &t, p)));
+    let neutral: BySeat<u32> =
+        game.players.map(|_, p| if condition == 5 && p.faction() == Faction::Neutral { 3 } else { 0 });
+    for (s, p) in game.players.iter_mut() {
+        p.prestige = base[s] + edict[s] + neutral[s];
     }
     let candidates: Vec<Seat> = Seat::all(n)
         .filter(|s| {
@@ -92,10 +92,10 @@ pub fn finish(game: &mut RichardTheLionheart, condition: u8) {
     };
     for s in Seat::all(n) {
         if let Some(e) = game.player(s).edict {
-            game.say(LogEvent::EdictScored { seat: s, edict: e, points: edict[s.index()] });
+            game.say(Event::EdictScored { seat: s, edict: e, points: edict[s] });
         }
     }
-    game.say(LogEvent::GameEnded { condition, winning_side: side, winners: winners.clone() });
+    game.say(Event::GameEnded { condition, winning_side: side, winners: winners.clone() });
     game.result = Some(GameResult {
         condition,
         winning_side: side,
@@ -109,26 +109,26 @@ pub fn finish(game: &mut RichardTheLionheart, condition: u8) {
     game.stage = Stage::Over;
 }
 
-/// The outcome: ranked by (candidate, Prestige Points, coins).
-pub fn outcome(game: &RichardTheLionheart) -> Option<Outcome> {
+/// The outcome (`Game::outcome`): ranked by (candidate, Prestige Points, coins).
+pub(crate) fn outcome(game: &RichardTheLionheart) -> Option<Outcome> {
     let r = game.result.as_ref()?;
-    let scores: Vec<i64> = game.players.iter().map(|p| i64::from(p.prestige)).collect();
-    let keys: Vec<Vec<i64>> = Seat::all(game.n())
+    let scores: Vec<i64> = game.players.iter().map(|(_, p)| i64::from(p.prestige)).collect();
+    let keys: Vec<Vec<i64>> = Seat::all(game.players.len())
         .map(|s| {
             let p = game.player(s);
             vec![i64::from(r.candidates.contains(&s)), i64::from(p.prestige), i64::from(p.coins)]
         })
         .collect();
-    let to_i64 = |v: &[u32]| v.iter().map(|x| i64::from(*x)).collect::<Vec<i64>>();
+    let to_i64 = |v: &BySeat<u32>| v.iter().map(|(_, x)| i64::from(*x)).collect::<Vec<i64>>();
     let breakdown = vec![
         ScoreLine::new("Prestige Points during play", to_i64(&r.base_prestige)),
         ScoreLine::new("Edict", to_i64(&r.edict_points)),
         ScoreLine::new("Neutral bonus (game round 10)", to_i64(&r.neutral_bonus)),
         ScoreLine::new(
             "In the winning faction (may win)",
-            Seat::all(game.n()).map(|s| i64::from(r.candidates.contains(&s))).collect(),
+            Seat::all(game.players.len()).map(|s| i64::from(r.candidates.contains(&s))).collect(),
         ),
-        ScoreLine::new("Coins (tie-break)", game.players.iter().map(|p| i64::from(p.coins)).collect()),
+        ScoreLine::new("Coins (tie-break)", game.players.iter().map(|(_, p)| i64::from(p.coins)).collect()),
     ];
     let rule = "only the winning faction may win; then most Prestige Points, then most coins, then a shared win";
     let tie_break = Some(match &r.tie_break {

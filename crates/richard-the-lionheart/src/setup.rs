@@ -1,25 +1,46 @@
-//! Setup by player count (rulebook steps I–XIV, spec §3), in the spec's fixed RNG order.
+//! The options, and setup by player count (rulebook steps I–XIV, spec §3) in the spec's fixed RNG
+//! order, with the character picks (D0.1) under `chosen`.
 
 use crate::board::{quotas, Card, Cards, Character, Edict, EventCard, Faction};
-use crate::event::LogEvent;
+use crate::event::Event;
 use crate::rules;
-use crate::state::{CharacterAssignment, EdictDecks, Options, Player, RichardTheLionheart, Stage, Tracks};
-use game_core::{GameRng, Seat, Seed, SetupError};
+use crate::state::{EdictDecks, Player, RichardTheLionheart, Stage, Tracks};
+use game_core::{BySeat, GameRng, Seat, Seed, SetupError};
+use serde::{Deserialize, Serialize};
+
+/// How characters are given out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CharacterAssignment {
+    /// Dealt at random within the faction quotas.
+    #[default]
+    Random,
+    /// Each seat in turn picks one (D0.1).
+    Chosen,
+}
+
+/// The options a table chooses.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Options {
+    /// How characters are given out.
+    pub characters: CharacterAssignment,
+}
 
 const RICHARD_CHARACTERS: [Character; 4] =
     [Character::RobinHood, Character::MaidMarion, Character::LittleJohn, Character::FriarTuck];
 const JOHN_CHARACTERS: [Character; 4] =
     [Character::PrinceJohn, Character::Sheriff, Character::BishopOfEly, Character::Isabella];
 
-/// Sets up a game and runs it to the first decision.
+/// Sets up a game and runs it to the first decision (`Game::setup`).
 ///
 /// # Errors
 /// [`SetupError::PlayerCount`] outside 2..=6 players.
-pub fn setup(players: usize, options: &Options, seed: Seed) -> Result<RichardTheLionheart, SetupError> {
+pub(crate) fn setup(players: usize, options: &Options, seed: Seed) -> Result<RichardTheLionheart, SetupError> {
     SetupError::check_players::<RichardTheLionheart>(players)?;
     let mut game = RichardTheLionheart {
         options: options.clone(),
-        players: vec![Player::default(); players],
+        players: BySeat(vec![Player::default(); players]),
         round: 1,
         first_player: Seat(0),
         tracks: Tracks::default(),
@@ -61,7 +82,7 @@ pub fn setup(players: usize, options: &Options, seed: Seed) -> Result<RichardThe
 
 /// Step 3 under `Random`: fill the quotas from shuffled faction piles, then shuffle the seats.
 fn deal_characters(game: &mut RichardTheLionheart) {
-    let (r, j, neutral) = quotas(game.n());
+    let (r, j, neutral) = quotas(game.players.len());
     let mut richard = RICHARD_CHARACTERS.to_vec();
     game.rng.shuffle(&mut richard);
     let mut john = JOHN_CHARACTERS.to_vec();
@@ -69,15 +90,15 @@ fn deal_characters(game: &mut RichardTheLionheart) {
     let mut chosen: Vec<Character> = richard.into_iter().take(r).chain(john.into_iter().take(j)).collect();
     chosen.extend(neutral);
     game.rng.shuffle(&mut chosen);
-    for (p, c) in game.players.iter_mut().zip(chosen) {
+    for ((_, p), c) in game.players.iter_mut().zip(chosen) {
         p.character = Some(c);
     }
 }
 
 /// The characters `seat` may still choose under `Chosen` (D0.1).
 pub fn choosable(game: &RichardTheLionheart) -> Vec<Character> {
-    let (r, j, neutral) = quotas(game.n());
-    let taken: Vec<Character> = game.players.iter().filter_map(|p| p.character).collect();
+    let (r, j, neutral) = quotas(game.players.len());
+    let taken: Vec<Character> = game.players.iter().filter_map(|(_, p)| p.character).collect();
     let count = |f: Faction| taken.iter().filter(|c| c.faction() == f).count();
     Character::ALL
         .into_iter()
@@ -93,9 +114,9 @@ pub fn choosable(game: &RichardTheLionheart) -> Vec<Character> {
 /// D0.1: `seat` takes `character`; after the last seat, setup finishes.
 pub fn choose(game: &mut RichardTheLionheart, seat: Seat, character: Character) {
     game.player_mut(seat).character = Some(character);
-    game.say(LogEvent::CharacterTaken { seat, character });
+    game.say(Event::CharacterTaken { seat, character });
     let next = seat.index() + 1;
-    if next < game.n() {
+    if next < game.players.len() {
         game.stage = Stage::ChooseCharacter { seat: Seat(next as u8) };
     } else {
         finish(game);
@@ -104,34 +125,34 @@ pub fn choose(game: &mut RichardTheLionheart, seat: Seat, character: Character) 
 
 /// Steps 4 and 7–11, then the first round.
 fn finish(game: &mut RichardTheLionheart) {
-    for p in &mut game.players {
+    for (_, p) in game.players.iter_mut() {
         let c = p.character.unwrap_or(Character::RobinHood);
         p.coins = c.starting_coins();
         p.side = c.faction().fixed_side().unwrap_or_default();
     }
     for faction in [Faction::Richard, Faction::John, Faction::Neutral] {
-        let holders: Vec<usize> = (0..game.n()).filter(|i| game.players[*i].faction() == faction).collect();
+        let holders: Vec<Seat> = game.players.iter().filter(|(_, p)| p.faction() == faction).map(|(s, _)| s).collect();
         if faction == Faction::Neutral && holders.is_empty() {
             continue;
         }
         let mut deck: Vec<Edict> = Edict::deck(faction).to_vec();
         game.rng.shuffle(&mut deck);
-        for i in holders {
-            game.players[i].edict = deck.pop();
+        for s in holders {
+            game.players[s].edict = deck.pop();
         }
         *game.edicts.deck_mut(faction) = deck;
     }
     let mut events = EventCard::ALL.to_vec();
     game.rng.shuffle(&mut events);
     game.events = events;
-    for i in 0..game.n() {
-        let size = if game.players[i].faction() == Faction::Neutral { 10 } else { 7 };
+    for s in Seat::all(game.players.len()) {
+        let size = if game.players[s].faction() == Faction::Neutral { 10 } else { 7 };
         for _ in 0..size {
             if let Some(c) = game.provisions.pop() {
-                game.players[i].hand.add(c, 1);
+                game.players[s].hand.add(c, 1);
             }
         }
     }
-    game.first_player = Seat(game.rng.below(game.n()) as u8);
+    game.first_player = Seat(game.rng.below(game.players.len()) as u8);
     rules::round::start_round(game);
 }

@@ -1,28 +1,10 @@
 //! The full game state (secret: decks, hands, edicts and the RNG) and the small operations on it.
 
 use crate::board::{Card, Cards, Character, Edict, EventCard, Faction, Location, Side, Track};
-use crate::event::LogEvent;
-use game_core::{Event, GameRng, Seat};
+use crate::event::Event;
+use crate::setup::Options;
+use game_core::{BySeat, GameRng, Seat};
 use serde::{Deserialize, Serialize};
-
-/// How characters are given out.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CharacterAssignment {
-    /// Dealt at random within the faction quotas.
-    #[default]
-    Random,
-    /// Each seat in turn picks one (D0.1).
-    Chosen,
-}
-
-/// The options a table chooses.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct Options {
-    /// How characters are given out.
-    pub characters: CharacterAssignment,
-}
 
 /// The four Crusade tracks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -129,11 +111,6 @@ impl Movement {
     /// The figure's current location.
     pub fn current(&self) -> Location {
         self.path.last().copied().unwrap_or(self.start)
-    }
-
-    /// Whether `loc` was already visited (the start included).
-    pub fn visited(&self, loc: Location) -> bool {
-        loc == self.start || self.path.contains(&loc)
     }
 }
 
@@ -270,11 +247,11 @@ pub struct GameResult {
     /// The winning faction (None for condition 5).
     pub winning_side: Option<Side>,
     /// Prestige before edicts, per seat.
-    pub base_prestige: Vec<u32>,
+    pub base_prestige: BySeat<u32>,
     /// Edict points, per seat.
-    pub edict_points: Vec<u32>,
+    pub edict_points: BySeat<u32>,
     /// The Neutral's +3 under condition 5, per seat.
-    pub neutral_bonus: Vec<u32>,
+    pub neutral_bonus: BySeat<u32>,
     /// Seats that could win.
     pub candidates: Vec<Seat>,
     /// Seats that won (several share a win).
@@ -306,12 +283,16 @@ impl EdictDecks {
 }
 
 /// The whole game. Fields are public for scenario tests; the server goes through [`game_core::Game`].
+///
+/// Reading one from JSON checks [`game_core::Game::validate`] (see `crate::validate`): a state
+/// that play cannot reach is refused.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct RichardTheLionheart {
     /// The options.
     pub options: Options,
     /// The players, by seat.
-    pub players: Vec<Player>,
+    pub players: BySeat<Player>,
     /// The Game Round (1..=10).
     pub round: u8,
     /// The first player of this round.
@@ -350,44 +331,41 @@ pub struct RichardTheLionheart {
     pub rng: GameRng,
     /// Events produced by the action being applied; drained by `apply`.
     #[serde(skip)]
-    pub(crate) log: Vec<Event<LogEvent>>,
+    pub(crate) log: Vec<game_core::Event<Event>>,
 }
 
-impl RichardTheLionheart {
-    /// The number of players.
-    pub fn n(&self) -> usize {
-        self.players.len()
-    }
+game_core::validated_state!(RichardTheLionheart);
 
+impl RichardTheLionheart {
     /// A player's stock.
     pub fn player(&self, seat: Seat) -> &Player {
-        &self.players[seat.index()]
+        &self.players[seat]
     }
 
     /// A player's stock, mutably.
     pub fn player_mut(&mut self, seat: Seat) -> &mut Player {
-        &mut self.players[seat.index()]
+        &mut self.players[seat]
     }
 
     /// Whether the 4–6 player side of the board is used.
     pub fn big_board(&self) -> bool {
-        self.n() >= 4
+        self.players.len() >= 4
     }
 
     /// The seat at position `i` in this round's turn order.
     pub fn turn_seat(&self, i: usize) -> Seat {
-        self.first_player.next(self.n(), i)
+        self.first_player.next(self.players.len(), i)
     }
 
     /// The other seats on `seat`'s side this round, in turn order after `seat`.
     pub fn allies(&self, seat: Seat) -> Vec<Seat> {
-        let side = self.player(seat).side;
-        (1..self.n()).map(|k| seat.next(self.n(), k)).filter(|s| self.player(*s).side == side).collect()
+        let (n, side) = (self.players.len(), self.player(seat).side);
+        (1..n).map(|k| seat.next(n, k)).filter(|s| self.player(*s).side == side).collect()
     }
 
     /// The seat whose figure stands on `loc`, other than `except`.
     pub fn occupant(&self, loc: Location, except: Seat) -> Option<Seat> {
-        Seat::all(self.n()).find(|s| *s != except && self.player(*s).location == Some(loc))
+        Seat::all(self.players.len()).find(|s| *s != except && self.player(*s).location == Some(loc))
     }
 
     /// Whether this round's event is `e` (it is active from Phase 1 to Phase 6).
@@ -396,13 +374,13 @@ impl RichardTheLionheart {
     }
 
     /// Records a public event.
-    pub(crate) fn say(&mut self, e: LogEvent) {
-        self.log.push(Event::public(e));
+    pub(crate) fn say(&mut self, e: Event) {
+        self.log.push(game_core::Event::public(e));
     }
 
     /// Records an event only `seat` sees.
-    pub(crate) fn tell(&mut self, seat: Seat, e: LogEvent) {
-        self.log.push(Event::private(seat, e));
+    pub(crate) fn tell(&mut self, seat: Seat, e: Event) {
+        self.log.push(game_core::Event::private(seat, e));
     }
 
     /// Draws `n` cards from the Provisions deck into `seat`'s hand, refilling it from the
@@ -427,8 +405,8 @@ impl RichardTheLionheart {
             }
         }
         if !drawn.is_empty() {
-            self.say(LogEvent::Drew { seat, count: drawn.len() as u8 });
-            self.tell(seat, LogEvent::DrewCards { seat, cards: Cards::from_cards(&drawn) });
+            self.say(Event::Drew { seat, count: drawn.len() as u8 });
+            self.tell(seat, Event::DrewCards { seat, cards: Cards::from_cards(&drawn) });
         }
         drawn
     }
@@ -437,7 +415,7 @@ impl RichardTheLionheart {
     pub fn take(&mut self, seat: Seat, card: Card) -> bool {
         if self.reserve.remove(card, 1) == 1 {
             self.player_mut(seat).hand.add(card, 1);
-            self.say(LogEvent::Took { seat, card });
+            self.say(Event::Took { seat, card });
             true
         } else {
             false
@@ -449,14 +427,14 @@ impl RichardTheLionheart {
         let moved = self.player_mut(seat).hand.remove(card, n);
         self.reserve.add(card, moved);
         if moved > 0 {
-            self.say(LogEvent::Returned { seat, card, count: moved });
+            self.say(Event::Returned { seat, card, count: moved });
         }
     }
 
     /// Adds coins to a player.
     pub fn gain_coins(&mut self, seat: Seat, n: u32) {
         self.player_mut(seat).coins += n;
-        self.say(LogEvent::Coins { seat, delta: n as i32 });
+        self.say(Event::Coins { seat, delta: n as i32 });
     }
 
     /// Removes coins from a player (never below 0).
@@ -465,20 +443,20 @@ impl RichardTheLionheart {
         let paid = p.coins.min(n);
         p.coins -= paid;
         if paid > 0 {
-            self.say(LogEvent::Coins { seat, delta: -(paid as i32) });
+            self.say(Event::Coins { seat, delta: -(paid as i32) });
         }
     }
 
     /// Adds Prestige Points to a player.
     pub fn gain_prestige(&mut self, seat: Seat, n: u32) {
         self.player_mut(seat).prestige += n;
-        self.say(LogEvent::Prestige { seat, delta: n as i32 });
+        self.say(Event::Prestige { seat, delta: n as i32 });
     }
 
     /// Moves a track, clamped, and records it.
     pub fn move_track(&mut self, track: Track, delta: i8) {
         let from = self.tracks.get(track);
         let to = self.tracks.bump(track, delta);
-        self.say(LogEvent::TrackMoved { track, from, to });
+        self.say(Event::TrackMoved { track, from, to });
     }
 }

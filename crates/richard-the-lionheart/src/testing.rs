@@ -4,7 +4,8 @@
 
 use crate::board::{Card, Cards, Character, Edict, Faction, Location};
 use crate::rules::{location, travel};
-use crate::state::{CharacterAssignment, Options, RichardTheLionheart, Tracks};
+use crate::setup::{CharacterAssignment, Options};
+use crate::state::{RichardTheLionheart, Tracks};
 use game_core::{Game, Seat, Seed};
 
 /// The spec's fixture F: `characters` by seat, round 2, seat 0 first, every player with 6 coins,
@@ -19,7 +20,7 @@ pub fn fixture(characters: &[Character]) -> RichardTheLionheart {
         Err(e) => panic!("fixture setup failed: {e}"),
     };
     let mut next_edict = [0usize; 3];
-    for (p, c) in g.players.iter_mut().zip(characters) {
+    for ((_, p), c) in g.players.iter_mut().zip(characters) {
         p.character = Some(*c);
         p.side = c.faction().fixed_side().unwrap_or_default();
         p.previous_side = None;
@@ -66,21 +67,23 @@ pub fn top(game: &RichardTheLionheart, n: usize) -> Cards {
 
 /// Makes `seat` the player in turn in Phase 2 and lands its figure on `loc` (as after a stop).
 pub fn arrive(game: &mut RichardTheLionheart, seat: Seat, loc: Location) {
-    game.turn = (seat.index() + game.n() - game.first_player.index()) % game.n();
+    let n = game.players.len();
+    game.turn = (seat.index() + n - game.first_player.index()) % n;
     game.player_mut(seat).location = Some(loc);
     location::arrive(game, seat);
 }
 
 /// Makes `seat` the player in turn in Phase 2, standing on `from`, and starts its move.
 pub fn start_move(game: &mut RichardTheLionheart, seat: Seat, from: Location) {
-    game.turn = (seat.index() + game.n() - game.first_player.index()) % game.n();
+    let n = game.players.len();
+    game.turn = (seat.index() + n - game.first_player.index()) % n;
     game.player_mut(seat).location = Some(from);
     travel::begin_turn(game);
 }
 
 /// Sets the figures of the other seats: `(seat, location)`; all others leave the board.
 pub fn place_others(game: &mut RichardTheLionheart, figures: &[(Seat, Location)]) {
-    for p in &mut game.players {
+    for (_, p) in game.players.iter_mut() {
         p.location = None;
     }
     for (s, l) in figures {

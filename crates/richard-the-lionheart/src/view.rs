@@ -6,7 +6,7 @@
 use crate::board::{base_cost, Card, Cards, Character, Edict, EventCard, Faction, Location, Purchase, Side, Timing};
 use crate::rules::{contribute, purchase};
 use crate::state::{GameResult, Movement, RichardTheLionheart, Stage, Tracks, Verdicts};
-use game_core::{GameRng, Seat, Viewer};
+use game_core::{BySeat, GameRng, Seat, Viewer};
 use serde::Serialize;
 
 /// One player as `viewer` sees them.
@@ -128,7 +128,7 @@ pub struct View {
     /// Whether the 4–6 player side of the board is used.
     pub big_board: bool,
     /// The players.
-    pub players: Vec<PlayerView>,
+    pub players: BySeat<PlayerView>,
     /// The Crusade tracks.
     pub tracks: Tracks,
     /// The Reserve, per type.
@@ -199,7 +199,7 @@ fn stage_view(game: &RichardTheLionheart, viewer: Viewer) -> StageView {
 fn costs(game: &RichardTheLionheart, viewer: Viewer) -> Costs {
     let any = Purchase::SpecificCard { card: Card::RB };
     match viewer {
-        Viewer::Seat(s) if s.index() < game.n() && game.player(s).character.is_some() => Costs {
+        Viewer::Seat(s) if game.players.get(s).is_some_and(|p| p.character.is_some()) => Costs {
             random_card: purchase::cost(game, s, Purchase::RandomCard),
             specific_card: purchase::cost(game, s, any),
             prestige_point: purchase::cost(game, s, Purchase::PrestigePoint),
@@ -224,35 +224,29 @@ fn costs(game: &RichardTheLionheart, viewer: Viewer) -> Costs {
     }
 }
 
-/// The view of `viewer`.
-pub fn view(game: &RichardTheLionheart, viewer: Viewer) -> View {
+/// The view of `viewer` (`Game::view`).
+pub(crate) fn view(game: &RichardTheLionheart, viewer: Viewer) -> View {
     let over = game.stage == Stage::Over;
-    let players = game
-        .players
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let seat = Seat(i as u8);
-            let own = viewer.is(seat);
-            PlayerView {
-                seat,
-                character: p.character,
-                faction: p.character.map(Character::faction),
-                side: p.side,
-                coins: p.coins,
-                prestige: p.prestige,
-                hand_count: p.hand.total(),
-                hand: own.then_some(p.hand),
-                edict: if own || over { p.edict } else { None },
-                horse: p.horse,
-                ship: p.ship,
-                skill: p.skill,
-                location: p.location,
-                contributed: p.contributed,
-                captor_used: p.captor_used,
-            }
-        })
-        .collect();
+    let players = game.players.map(|seat, p| {
+        let own = viewer.is(seat);
+        PlayerView {
+            seat,
+            character: p.character,
+            faction: p.character.map(Character::faction),
+            side: p.side,
+            coins: p.coins,
+            prestige: p.prestige,
+            hand_count: p.hand.total(),
+            hand: own.then_some(p.hand),
+            edict: if own || over { p.edict } else { None },
+            horse: p.horse,
+            ship: p.ship,
+            skill: p.skill,
+            location: p.location,
+            contributed: p.contributed,
+            captor_used: p.captor_used,
+        }
+    });
     View {
         viewer: match viewer {
             Viewer::Seat(s) => Some(s),
@@ -285,16 +279,17 @@ pub fn view(game: &RichardTheLionheart, viewer: Viewer) -> View {
     }
 }
 
-/// A copy where everything hidden from `viewer` is re-drawn at random, consistently.
-pub fn scramble(game: &RichardTheLionheart, viewer: Viewer, rng: &mut GameRng) -> RichardTheLionheart {
+/// A copy where everything hidden from `viewer` is re-drawn at random, consistently
+/// (`Game::scramble_hidden`).
+pub(crate) fn scramble_hidden(game: &RichardTheLionheart, viewer: Viewer, rng: &mut GameRng) -> RichardTheLionheart {
     let mut g = game.clone();
     g.rng = GameRng::from_u64(u64::from(rng.next_u32()));
-    let hidden_hand = |i: usize| !viewer.is(Seat(i as u8));
+    let hidden_hand = |s: Seat| !viewer.is(s);
 
     // Influence cards: the Provisions deck, the Crusade deck and the hands the viewer cannot see.
     let mut pool: Vec<Card> = g.provisions.iter().chain(g.crusade.iter()).copied().collect();
-    for (i, p) in g.players.iter_mut().enumerate() {
-        if hidden_hand(i) {
+    for (s, p) in g.players.iter_mut() {
+        if hidden_hand(s) {
             pool.extend(p.hand.to_vec());
         }
     }
@@ -304,8 +299,8 @@ pub fn scramble(game: &RichardTheLionheart, viewer: Viewer, rng: &mut GameRng) -
     g.provisions = rest.by_ref().take(provisions_len).collect();
     let crusade_len = g.crusade.len();
     g.crusade = rest.by_ref().take(crusade_len).collect();
-    for (i, p) in g.players.iter_mut().enumerate() {
-        if hidden_hand(i) {
+    for (s, p) in g.players.iter_mut() {
+        if hidden_hand(s) {
             let size = p.hand.total();
             let cards: Vec<Card> = rest.by_ref().take(size).collect();
             p.hand = Cards::from_cards(&cards);
@@ -315,20 +310,23 @@ pub fn scramble(game: &RichardTheLionheart, viewer: Viewer, rng: &mut GameRng) -
     // Edicts: each deck, the edicts others hold (until the end) and an edict drawn by another player.
     let over = g.stage == Stage::Over;
     for faction in [Faction::Richard, Faction::John, Faction::Neutral] {
-        let holders: Vec<usize> = (0..g.n())
-            .filter(|i| !over && hidden_hand(*i) && g.players[*i].faction() == faction && g.players[*i].edict.is_some())
+        let holders: Vec<Seat> = g
+            .players
+            .iter()
+            .filter(|(s, p)| !over && hidden_hand(*s) && p.faction() == faction && p.edict.is_some())
+            .map(|(s, _)| s)
             .collect();
         let drawn_slot = match &g.stage {
             Stage::KeepEdict { seat, drawn } if !viewer.is(*seat) && drawn.faction() == faction => Some(*drawn),
             _ => None,
         };
         let mut pool: Vec<Edict> = g.edicts.deck_mut(faction).clone();
-        pool.extend(holders.iter().filter_map(|i| g.players[*i].edict));
+        pool.extend(holders.iter().filter_map(|s| g.players[*s].edict));
         pool.extend(drawn_slot);
         rng.shuffle(&mut pool);
         let mut rest = pool.into_iter();
-        for i in &holders {
-            g.players[*i].edict = rest.next();
+        for s in &holders {
+            g.players[*s].edict = rest.next();
         }
         if drawn_slot.is_some() {
             if let (Stage::KeepEdict { drawn, .. }, Some(e)) = (&mut g.stage, rest.next()) {

@@ -16,7 +16,7 @@ use Location::*;
 #[test]
 fn the_richard_skill_draws_and_returns_a_card_after_a_red_location() {
     let mut g = fixture(&[RobinHood, MaidMarion, Sheriff, PrinceJohn]);
-    g.players[0].skill = true;
+    g.players[Seat(0)].skill = true;
     arrive(&mut g, A, Canterbury);
     play(&mut g, A, Action::Perform { choice: Choice::Plain });
     assert_eq!(g.stage, Stage::SkillReturn { seat: A });
@@ -30,7 +30,7 @@ fn the_richard_skill_draws_and_returns_a_card_after_a_red_location() {
 #[test]
 fn the_john_skill_does_nothing_at_a_red_location() {
     let mut g = fixture(&[PrinceJohn, RobinHood, Sheriff, MaidMarion]);
-    g.players[0].skill = true;
+    g.players[Seat(0)].skill = true;
     arrive(&mut g, A, Canterbury);
     play(&mut g, A, Action::Perform { choice: Choice::Plain });
     assert_ne!(g.stage, Stage::SkillReturn { seat: A });
@@ -92,7 +92,7 @@ fn round_one_costs_and_one_purchase_per_phase() {
     .collect();
     assert_eq!(costs, vec![2, 3, 3, 4, 5, 1]);
     assert_eq!(purchase::cost(&g, Seat(2), Purchase::RandomCard), 0);
-    g.players[0].horse = true;
+    g.players[Seat(0)].horse = true;
     purchase::start(&mut g);
     assert!(!buy_actions(&g, A).contains(&Purchase::Horse));
     rejected(&mut g, A, Action::Buy { purchase: Purchase::Horse });
@@ -114,8 +114,8 @@ fn prince_john_and_the_bishop_pay_one_coin_less() {
 #[test]
 fn the_neutral_skill_trades_two_equal_cards_for_four_once_per_phase() {
     let mut g = fixture(&[Leopold, RobinHood, Sheriff]);
-    g.players[0].skill = true;
-    g.players[0].hand = common::cards(&[(Card::GH, 2)]);
+    g.players[Seat(0)].skill = true;
+    g.players[Seat(0)].hand = common::cards(&[(Card::GH, 2)]);
     purchase::start(&mut g);
     play(&mut g, A, Action::Decline);
     assert_eq!(g.stage, Stage::Trade { seat: A });
@@ -129,7 +129,7 @@ fn the_neutral_skill_trades_two_equal_cards_for_four_once_per_phase() {
 
 fn contribute_three(chars: &[Character], coins: u32, event: Option<EventCard>) -> RichardTheLionheart {
     let mut g = fixture(chars);
-    g.players[0].coins = coins;
+    g.players[Seat(0)].coins = coins;
     g.active_event = event;
     contribute::start(&mut g);
     for c in [Card::RB, Card::GB, Card::RC] {
@@ -151,7 +151,7 @@ fn a_third_contributed_card_costs_two_coins_less_for_marion_and_under_call_to_ar
         assert_eq!(g.stage, Stage::Contribute { seat: Seat(1) });
     }
     let mut g = fixture(&[RobinHood, Sheriff]);
-    g.players[0].coins = 1;
+    g.players[Seat(0)].coins = 1;
     contribute::start(&mut g);
     play(&mut g, A, Action::Contribute { card: Card::RB });
     play(&mut g, A, Action::Contribute { card: Card::RB });
@@ -161,8 +161,8 @@ fn a_third_contributed_card_costs_two_coins_less_for_marion_and_under_call_to_ar
 #[test]
 fn each_missing_contribution_costs_a_prestige_point_but_never_below_zero() {
     let mut g = fixture(&[RobinHood, Sheriff]);
-    g.players[0].prestige = 2;
-    g.players[1].prestige = 1;
+    g.players[Seat(0)].prestige = 2;
+    g.players[Seat(1)].prestige = 1;
     contribute::start(&mut g);
     play(&mut g, A, Action::Contribute { card: Card::RH });
     play(&mut g, A, Action::EndContribution);
@@ -219,7 +219,7 @@ fn robin_hood_steals_for_free() {
 fn storm_in_the_channel_closes_the_water_and_fair_winds_add_a_step_to_ships() {
     let mut g = fixture(&[RobinHood, Sheriff]);
     place_others(&mut g, &[]);
-    g.players[0].ship = true;
+    g.players[Seat(0)].ship = true;
     g.active_event = Some(EventCard::E03);
     start_move(&mut g, A, London);
     assert!(!steps(&g, A).contains(&Oxford));
@@ -242,7 +242,7 @@ fn horse_fair_lowers_the_horse_and_ship_but_not_below_one() {
 
 fn end_event(event: EventCard, setup: impl Fn(&mut RichardTheLionheart)) -> RichardTheLionheart {
     let mut g = fixture(&[RobinHood, Sheriff, Leopold]);
-    g.players[2].side = Side::John;
+    g.players[Seat(2)].side = Side::John;
     g.active_event = Some(event);
     // All three comparisons tied: KR and KT drop by 1 each, the armies stay.
     g.crusade = vec![Card::RB, Card::GB, Card::RH, Card::GH, Card::RC, Card::GC];
@@ -254,20 +254,20 @@ fn end_event(event: EventCard, setup: impl Fn(&mut RichardTheLionheart)) -> Rich
 #[test]
 fn end_events_apply_after_the_outcomes() {
     let g = end_event(EventCard::E01, |g| g.tracks.ra = 7);
-    assert_eq!(g.players.iter().map(|p| p.prestige).collect::<Vec<_>>(), vec![1, 0, 0]);
+    assert_eq!(g.players.iter().map(|(_, p)| p.prestige).collect::<Vec<_>>(), vec![1, 0, 0]);
     let g = end_event(EventCard::E10, |_| {});
     assert_eq!((g.tracks.ra, g.player(Seat(2)).prestige), (4, 1));
     let g = end_event(EventCard::E11, |_| {});
     assert_eq!(g.tracks.kr, 3, "tie: 5 → 4, then Treaty of Jaffa 4 → 3");
-    let g = end_event(EventCard::E08, |g| g.players[1].coins = 4);
-    assert_eq!(g.players.iter().map(|p| p.coins).collect::<Vec<_>>(), vec![5, 4, 5]);
-    let g = end_event(EventCard::E17, |g| g.players[0].prestige = 2);
-    assert_eq!(g.players.iter().map(|p| p.prestige).collect::<Vec<_>>(), vec![2, 1, 1]);
+    let g = end_event(EventCard::E08, |g| g.players[Seat(1)].coins = 4);
+    assert_eq!(g.players.iter().map(|(_, p)| p.coins).collect::<Vec<_>>(), vec![5, 4, 5]);
+    let g = end_event(EventCard::E17, |g| g.players[Seat(0)].prestige = 2);
+    assert_eq!(g.players.iter().map(|(_, p)| p.prestige).collect::<Vec<_>>(), vec![2, 1, 1]);
     let g = end_event(EventCard::E15, |g| {
-        g.players[0].location = Some(York);
-        g.players[1].location = Some(Sherwood);
+        g.players[Seat(0)].location = Some(York);
+        g.players[Seat(1)].location = Some(Sherwood);
     });
-    assert_eq!(g.players.iter().map(|p| p.coins).collect::<Vec<_>>(), vec![7, 6, 6]);
+    assert_eq!(g.players.iter().map(|(_, p)| p.coins).collect::<Vec<_>>(), vec![7, 6, 6]);
     assert_eq!(g.discarded_events, vec![EventCard::E15]);
 }
 
@@ -275,7 +275,7 @@ fn end_events_apply_after_the_outcomes() {
 fn the_skill_and_the_taxation_follow_the_card_chosen_after_the_draw() {
     // Robin Hood with Richard's skill at York (red): coin, draw, choose, then the skill.
     let mut g = fixture(&[RobinHood, Sheriff]);
-    g.players[0].skill = true;
+    g.players[Seat(0)].skill = true;
     arrive(&mut g, A, York);
     play(&mut g, A, Action::Perform { choice: Choice::Plain });
     assert_eq!(g.stage, Stage::TakeChoice { seat: A });

@@ -17,7 +17,7 @@ use Location::*;
 /// Crusade deck is exactly `crusade` (6 cards: the 3-player draw); `setup` runs last.
 fn resolve(event: EventCard, crusade: [Card; 6], setup: impl Fn(&mut RichardTheLionheart)) -> RichardTheLionheart {
     let mut g = fixture(&[RobinHood, Sheriff, Leopold]);
-    g.players[2].side = Side::John;
+    g.players[Seat(2)].side = Side::John;
     g.active_event = Some(event);
     g.crusade = crusade.to_vec();
     setup(&mut g);
@@ -30,11 +30,11 @@ fn resolve(event: EventCard, crusade: [Card; 6], setup: impl Fn(&mut RichardTheL
 const TIED: [Card; 6] = [RB, GB, RH, GH, RC, GC];
 
 fn coins(g: &RichardTheLionheart) -> Vec<u32> {
-    g.players.iter().map(|p| p.coins).collect()
+    g.players.iter().map(|(_, p)| p.coins).collect()
 }
 
 fn prestige(g: &RichardTheLionheart) -> Vec<u32> {
-    g.players.iter().map(|p| p.prestige).collect()
+    g.players.iter().map(|(_, p)| p.prestige).collect()
 }
 
 #[test]
@@ -44,7 +44,7 @@ fn battle_of_arsuf_pays_two_coins_to_the_side_of_the_winning_banner_and_nothing_
     assert_eq!((g.tracks.ra, g.tracks.sa), (5, 6));
     assert_eq!(coins(&g), vec![6, 8, 8]);
     // 2 RB vs 1 GB with Leopold sided with Richard: Robin and Leopold gain 2.
-    let g = resolve(EventCard::E02, [RB, RB, GB, RH, GH, RC], |g| g.players[2].side = Side::Richard);
+    let g = resolve(EventCard::E02, [RB, RB, GB, RH, GH, RC], |g| g.players[Seat(2)].side = Side::Richard);
     assert_eq!(coins(&g), vec![8, 6, 8]);
     let g = resolve(EventCard::E02, TIED, |_| {});
     assert_eq!(coins(&g), vec![6, 6, 6]);
@@ -53,8 +53,8 @@ fn battle_of_arsuf_pays_two_coins_to_the_side_of_the_winning_banner_and_nothing_
 #[test]
 fn muster_of_the_levies_rewards_only_players_who_added_three_cards() {
     let g = resolve(EventCard::E07, TIED, |g| {
-        g.players[0].contributed = 3;
-        g.players[1].contributed = 2;
+        g.players[Seat(0)].contributed = 3;
+        g.players[Seat(1)].contributed = 2;
     });
     assert_eq!(prestige(&g), vec![1, 0, 0]);
 }
@@ -104,21 +104,21 @@ fn siege_of_acre_does_nothing_when_the_armies_are_level_and_rewards_john_when_sa
 #[test]
 fn the_chancellors_levy_pays_john_players_standing_on_green_locations() {
     let g = resolve(EventCard::E14, TIED, |g| {
-        g.players[0].location = Some(London); // green, but Robin is Richard's
-        g.players[1].location = Some(Cambridge); // green: the Sheriff gains 1
-        g.players[2].location = Some(York); // red: Leopold (sided John) gains nothing
+        g.players[Seat(0)].location = Some(London); // green, but Robin is Richard's
+        g.players[Seat(1)].location = Some(Cambridge); // green: the Sheriff gains 1
+        g.players[Seat(2)].location = Some(York); // red: Leopold (sided John) gains nothing
     });
     assert_eq!(coins(&g), vec![6, 7, 6]);
-    let g = resolve(EventCard::E14, TIED, |g| g.players[2].location = Some(Grimsby));
+    let g = resolve(EventCard::E14, TIED, |g| g.players[Seat(2)].location = Some(Grimsby));
     assert_eq!(coins(&g), vec![6, 6, 7]);
 }
 
 #[test]
 fn the_saladin_tithe_takes_a_coin_from_five_coins_up() {
     let g = resolve(EventCard::E08, TIED, |g| {
-        g.players[0].coins = 5;
-        g.players[1].coins = 4;
-        g.players[2].coins = 0;
+        g.players[Seat(0)].coins = 5;
+        g.players[Seat(1)].coins = 4;
+        g.players[Seat(2)].coins = 0;
     });
     assert_eq!(coins(&g), vec![4, 4, 0]);
 }
@@ -126,9 +126,9 @@ fn the_saladin_tithe_takes_a_coin_from_five_coins_up() {
 #[test]
 fn royal_favour_gives_a_point_to_every_player_tied_for_fewest() {
     let g = resolve(EventCard::E17, TIED, |g| {
-        g.players[0].prestige = 3;
-        g.players[1].prestige = 3;
-        g.players[2].prestige = 4;
+        g.players[Seat(0)].prestige = 3;
+        g.players[Seat(1)].prestige = 3;
+        g.players[Seat(2)].prestige = 4;
     });
     assert_eq!(prestige(&g), vec![4, 4, 4]);
 }
@@ -171,7 +171,7 @@ fn a_steal_is_not_offered_when_it_would_leave_no_legal_end() {
 #[test]
 fn call_to_arms_with_maid_marion_makes_the_third_card_free() {
     let mut g = fixture(&[MaidMarion, Sheriff]);
-    g.players[0].coins = 0;
+    g.players[Seat(0)].coins = 0;
     g.active_event = Some(EventCard::E06);
     assert_eq!(contribute::third_card_cost(&g, A), 0);
     contribute::start(&mut g);

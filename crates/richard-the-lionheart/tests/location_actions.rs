@@ -90,7 +90,7 @@ fn bridgewater_4_6_gives_the_richard_player_a_point_and_a_card_and_each_ally_a_c
 fn bridgewater_4_6_is_not_offered_to_john_or_to_a_richard_player_without_coins() {
     not_offered(fixture(&[PrinceJohn, RobinHood, Sheriff, MaidMarion]), Bridgewater);
     let mut g = big();
-    g.players[0].coins = 0;
+    g.players[Seat(0)].coins = 0;
     not_offered(g, Bridgewater);
 }
 
@@ -136,7 +136,7 @@ fn bristol_4_6_trades_four_of_a_kind_for_points_coins_and_cards() {
 #[test]
 fn bristol_4_6_is_not_offered_without_four_of_a_kind() {
     let mut g = big();
-    g.players[0].hand = Cards::each(3);
+    g.players[Seat(0)].hand = Cards::each(3);
     not_offered(g, Bristol);
 }
 
@@ -145,7 +145,7 @@ fn bristol_2_3_buys_an_army_space_for_six_coins() {
     let (g, _) = perform(small(), Bristol, Choice::Track { track: Track::SA }, 0);
     assert_eq!((g.player(A).coins, g.tracks.sa), (0, 6));
     let mut poor = small();
-    poor.players[0].coins = 5;
+    poor.players[Seat(0)].coins = 5;
     not_offered(poor, Bristol);
     let mut full = small();
     full.tracks.ra = 10;
@@ -235,7 +235,7 @@ fn gloucester_gives_a_coin_a_card_and_a_banner_and_isabella_both_banners() {
 #[test]
 fn grimsby_4_6_gives_the_john_player_a_point_and_a_card_and_each_john_ally_a_card() {
     let mut g = fixture(&[PrinceJohn, RobinHood, Sheriff, MaidMarion, Marie]);
-    g.players[4].side = Side::John;
+    g.players[Seat(4)].side = Side::John;
     arrive(&mut g, A, Grimsby);
     play(&mut g, A, Action::Perform { choice: Choice::Take { card: RC } });
     assert_eq!(g.stage, Stage::AllyTake { active: A, pending: vec![Seat(2), Seat(4)] });
@@ -263,7 +263,7 @@ fn grimsby_2_3_raises_the_kings_tracks_for_three_cards_each() {
     assert_eq!(g.player(A).hand, hand(&[(GH, 1)]));
     assert_eq!((g.tracks.kr, g.tracks.kt), (6, 5));
     let mut poor = small_john();
-    poor.players[0].hand = hand(&[(GH, 2), (RC, 2)]);
+    poor.players[Seat(0)].hand = hand(&[(GH, 2), (RC, 2)]);
     not_offered(poor, Grimsby);
 }
 
@@ -274,7 +274,7 @@ fn john_four() -> RichardTheLionheart {
 #[test]
 fn london_costs_four_coins_and_one_from_each_ally() {
     let mut g = john_four();
-    g.players[2].coins = 2;
+    g.players[Seat(2)].coins = 2;
     let (g, _) = perform(g, London, Choice::Track { track: Track::KT }, 0);
     assert_eq!((g.player(A).coins, g.player(Seat(2)).coins, g.tracks.kt), (2, 1, 6));
     assert_eq!(g.player(Seat(1)).coins, 6, "enemies pay nothing");
@@ -283,11 +283,11 @@ fn london_costs_four_coins_and_one_from_each_ally() {
 #[test]
 fn london_is_not_offered_when_an_ally_has_no_coin() {
     let mut g = john_four();
-    g.players[2].coins = 0;
-    let before = (g.tracks, g.players.iter().map(|p| p.coins).collect::<Vec<_>>());
+    g.players[Seat(2)].coins = 0;
+    let before = (g.tracks, g.players.iter().map(|(_, p)| p.coins).collect::<Vec<_>>());
     arrive(&mut g, A, London);
     assert!(perform_choices(&g, A).is_empty());
-    assert_eq!((g.tracks, g.players.iter().map(|p| p.coins).collect::<Vec<_>>()), before);
+    assert_eq!((g.tracks, g.players.iter().map(|(_, p)| p.coins).collect::<Vec<_>>()), before);
 }
 
 #[test]
@@ -295,7 +295,7 @@ fn london_with_two_players_costs_only_four_coins() {
     let (g, _) = perform(small(), London, Choice::Track { track: Track::KR }, 0);
     assert_eq!((g.player(A).coins, g.tracks.kr), (2, 6));
     let mut poor = small();
-    poor.players[0].coins = 3;
+    poor.players[Seat(0)].coins = 3;
     not_offered(poor, London);
 }
 
@@ -317,7 +317,7 @@ fn norwich_2_3_pays_cards_and_coins() {
 #[test]
 fn nottingham_4_6_exchanges_an_edict_then_pays_a_point_and_two_coins() {
     let mut g = big();
-    g.players[0].edict = Some(Edict::RE1);
+    g.players[Seat(0)].edict = Some(Edict::RE1);
     g.edicts.richard = vec![Edict::RE3, Edict::RE5, Edict::RE4];
     arrive(&mut g, A, Nottingham);
     play(&mut g, A, Action::Perform { choice: Choice::Plain });
@@ -346,7 +346,7 @@ fn oxford_sells_one_card_of_the_players_side_for_four_coins() {
         assert_eq!(g.player(A).coins, 10);
     }
     let mut g = fixture(&[Leopold, RobinHood, Sheriff]);
-    g.players[0].side = Side::John;
+    g.players[Seat(0)].side = Side::John;
     arrive(&mut g, A, Oxford);
     assert_eq!(
         perform_choices(&g, A),
@@ -357,7 +357,7 @@ fn oxford_sells_one_card_of_the_players_side_for_four_coins() {
 #[test]
 fn oxford_is_not_offered_without_a_card_of_the_players_side() {
     let mut g = small();
-    g.players[0].hand = hand(&[(RB, 0), (RH, 0), (RC, 0)]);
+    g.players[Seat(0)].hand = hand(&[(RB, 0), (RH, 0), (RC, 0)]);
     not_offered(g, Oxford);
 }
 
@@ -392,7 +392,7 @@ fn sherwood_2_3_trades_one_of_each_type_to_lower_an_army() {
 #[test]
 fn shrewsbury_costs_four_coins_and_one_from_each_ally_to_lower_an_army() {
     let mut g = big();
-    g.players[1].coins = 1;
+    g.players[Seat(1)].coins = 1;
     let (g, _) = perform(g, Shrewsbury, Choice::Track { track: Track::SA }, 0);
     assert_eq!((g.player(A).coins, g.player(Seat(1)).coins, g.tracks.sa), (2, 0, 4));
 }

@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use game_core::{Game, Seat, Seed};
+use game_core::{BySeat, Game, Seat, Seed};
 use richard_the_lionheart::rules::{outcomes, round, travel};
 use richard_the_lionheart::state::Tracks;
 use richard_the_lionheart::testing::{fixture, place_others, start_move};
@@ -53,8 +53,8 @@ fn sergio_without_horse_or_ship_cannot_start_towards_oxford_and_moves_at_most_th
 fn ruby_with_horse_and_ship_may_use_water_and_move_four_segments() {
     let mut g = duel();
     place_others(&mut g, &[]);
-    g.players[0].horse = true;
-    g.players[0].ship = true;
+    g.players[Seat(0)].horse = true;
+    g.players[Seat(0)].ship = true;
     start_move(&mut g, A, London);
     assert!(steps(&g, A).contains(&Oxford));
     let all: Vec<Location> = Location::ALL.into_iter().filter(|l| *l != London).collect();
@@ -112,13 +112,13 @@ fn chosen() -> Options {
 fn five_players_use_two_richard_two_john_characters_and_marie() {
     for seed in 0..40 {
         let g = RichardTheLionheart::setup(5, &Options::default(), Seed::from_u64(seed)).unwrap();
-        let chars: Vec<Character> = g.players.iter().map(|p| p.character.unwrap()).collect();
+        let chars: Vec<Character> = g.players.iter().map(|(_, p)| p.character.unwrap()).collect();
         let count = |f: Faction| chars.iter().filter(|c| c.faction() == f).count();
         assert_eq!((count(Faction::Richard), count(Faction::John)), (2, 2));
         assert!(chars.contains(&Character::Marie));
         assert!(!chars.contains(&Character::Leopold));
         let g3 = RichardTheLionheart::setup(3, &Options::default(), Seed::from_u64(seed)).unwrap();
-        assert!(g3.players.iter().any(|p| p.character == Some(Character::Leopold)));
+        assert!(g3.players.iter().any(|(_, p)| p.character == Some(Character::Leopold)));
     }
     let mut g = RichardTheLionheart::setup(5, &chosen(), Seed::from_u64(1)).unwrap();
     play(&mut g, Seat(0), Action::ChooseCharacter { character: Character::RobinHood });
@@ -139,11 +139,13 @@ fn chosen_game(chars: &[Character]) -> RichardTheLionheart {
 #[test]
 fn each_player_is_dealt_a_secret_edict_of_their_own_deck() {
     let g = chosen_game(&[Character::RobinHood, Character::Sheriff, Character::Leopold]);
-    let decks: Vec<Faction> = g.players.iter().map(|p| p.edict.unwrap().faction()).collect();
+    let decks: Vec<Faction> = g.players.iter().map(|(_, p)| p.edict.unwrap().faction()).collect();
     assert_eq!(decks, vec![Faction::Richard, Faction::John, Faction::Neutral]);
     assert_eq!((g.edicts.richard.len(), g.edicts.john.len(), g.edicts.neutral.len()), (4, 4, 4));
     let v = g.view(game_core::Viewer::Seat(Seat(0)));
-    assert!(v.players[0].edict.is_some() && v.players[1].edict.is_none() && v.players[2].edict.is_none());
+    assert!(
+        v.players[Seat(0)].edict.is_some() && v.players[Seat(1)].edict.is_none() && v.players[Seat(2)].edict.is_none()
+    );
 
     let g = chosen_game(&[
         Character::RobinHood,
@@ -155,7 +157,7 @@ fn each_player_is_dealt_a_secret_edict_of_their_own_deck() {
     assert_eq!((g.edicts.richard.len(), g.edicts.john.len(), g.edicts.neutral.len()), (3, 3, 4));
     let g = chosen_game(&[Character::RobinHood, Character::Sheriff, Character::MaidMarion, Character::Isabella]);
     assert_eq!(g.edicts.neutral.len(), 0);
-    assert!(g.players.iter().all(|p| p.edict.unwrap().faction() != Faction::Neutral));
+    assert!(g.players.iter().all(|(_, p)| p.edict.unwrap().faction() != Faction::Neutral));
 }
 
 fn richard_four() -> RichardTheLionheart {
@@ -166,17 +168,17 @@ fn richard_four() -> RichardTheLionheart {
 fn richards_army_reaching_ten_makes_richards_faction_win() {
     let mut g = richard_four();
     g.tracks.ra = 8;
-    g.players[0].prestige = 5;
-    g.players[1].prestige = 3;
-    g.players[2].prestige = 10;
+    g.players[Seat(0)].prestige = 5;
+    g.players[Seat(1)].prestige = 3;
+    g.players[Seat(2)].prestige = 10;
     g.crusade = vec![Card::RB, Card::RB, Card::RB, Card::RB, Card::GB, Card::GB, Card::RH, Card::GH];
     outcomes::run(&mut g);
     assert_eq!(g.tracks.ra, 10);
     let r = g.result.clone().unwrap();
     assert_eq!((r.condition, r.winning_side), (1, Some(Side::Richard)));
     // Robin's RE1 (RA ≥ 7) scores 3; Marion's RE2 (KR ≤ 3) does not (KR 4).
-    assert_eq!(r.edict_points, vec![3, 0, 0, 0]);
-    assert_eq!(g.players[0].prestige, 8);
+    assert_eq!(r.edict_points, BySeat(vec![3, 0, 0, 0]));
+    assert_eq!(g.players[Seat(0)].prestige, 8);
     let o = g.outcome().unwrap();
     assert_eq!(o.winners, vec![Seat(0)], "Prince John's 10 PP do not count: John's faction lost");
     assert!(g.to_act().is_empty());
@@ -216,7 +218,7 @@ fn round_one_places_figures_on_empty_locations_and_then_offers_the_action() {
 fn illegal_paths_are_rejected_and_passing_through_an_occupied_location_is_allowed() {
     let mut g = duel();
     place_others(&mut g, &[(Seat(1), Cambridge)]);
-    g.players[1].hand = cards(&[]);
+    g.players[Seat(1)].hand = cards(&[]);
     start_move(&mut g, A, London);
     rejected(&mut g, A, Action::Stop); // 0 segments
     rejected(&mut g, A, Action::Step { to: Oxford }); // water without a Ship
@@ -235,10 +237,10 @@ fn setup_deals_the_decks_and_hands_by_player_count() {
     assert_eq!(g.provisions.len(), 48);
     assert_eq!(g.reserve, richard_the_lionheart::Cards::each(24));
     assert_eq!(g.crusade.len(), 6);
-    assert!(g.players.iter().all(|p| p.hand.total() == 7));
+    assert!(g.players.iter().all(|(_, p)| p.hand.total() == 7));
     let g = RichardTheLionheart::setup(5, &Options::default(), Seed::from_u64(9)).unwrap();
     assert_eq!(g.provisions.len(), 52);
-    for p in &g.players {
+    for (_, p) in g.players.iter() {
         let expected = if p.character == Some(Character::Marie) { 10 } else { 7 };
         assert_eq!(p.hand.total(), expected);
     }
@@ -311,22 +313,22 @@ fn after_ten_rounds(chars: &[Character]) -> RichardTheLionheart {
 fn after_ten_rounds_the_neutral_gets_three_points_but_must_meet_its_victory_condition() {
     let chars = [Character::RobinHood, Character::Sheriff, Character::Leopold];
     let mut g = after_ten_rounds(&chars);
-    g.players[0].prestige = 6;
-    g.players[1].prestige = 4;
-    g.players[2].prestige = 5;
-    g.players[2].edict = Some(Edict::NE4); // needs a Horse or a Ship: Leopold has neither
-    g.players[0].edict = Some(Edict::RE4); // SA ≤ 3 fails: 0
-    g.players[1].edict = Some(Edict::JE4); // RA ≤ 3 fails: 0
+    g.players[Seat(0)].prestige = 6;
+    g.players[Seat(1)].prestige = 4;
+    g.players[Seat(2)].prestige = 5;
+    g.players[Seat(2)].edict = Some(Edict::NE4); // needs a Horse or a Ship: Leopold has neither
+    g.players[Seat(0)].edict = Some(Edict::RE4); // SA ≤ 3 fails: 0
+    g.players[Seat(1)].edict = Some(Edict::JE4); // RA ≤ 3 fails: 0
     let mut won = g.clone();
     outcomes::run(&mut g);
     let r = g.result.clone().unwrap();
     assert_eq!((r.condition, r.winning_side), (5, None));
-    assert_eq!(r.neutral_bonus, vec![0, 0, 3]);
-    assert_eq!(g.players[2].prestige, 8);
+    assert_eq!(r.neutral_bonus, BySeat(vec![0, 0, 3]));
+    assert_eq!(g.players[Seat(2)].prestige, 8);
     assert_eq!(r.candidates, vec![Seat(0), Seat(1)]);
     assert_eq!(g.outcome().unwrap().winners, vec![Seat(0)]);
 
-    won.players[2].ship = true;
+    won.players[Seat(2)].ship = true;
     outcomes::run(&mut won);
     assert_eq!(won.outcome().unwrap().winners, vec![Seat(2)], "8 PP beats 6 once the condition holds");
 }
@@ -335,18 +337,18 @@ fn after_ten_rounds_the_neutral_gets_three_points_but_must_meet_its_victory_cond
 fn ties_go_to_the_most_coins_and_then_share_the_victory() {
     let chars = [Character::RobinHood, Character::MaidMarion, Character::Sheriff, Character::Isabella];
     let mut g = after_ten_rounds(&chars);
-    for p in &mut g.players {
+    for (_, p) in g.players.iter_mut() {
         p.prestige = 4;
         p.edict = Some(Edict::RE4); // SA 5: scores 0 for everyone
     }
-    g.players[1].coins = 9;
+    g.players[Seat(1)].coins = 9;
     let mut shared = g.clone();
     outcomes::run(&mut g);
     let o = g.outcome().unwrap();
     assert_eq!(o.winners, vec![Seat(1)]);
     assert!(o.tie_break.unwrap().contains("most coins"));
 
-    shared.players[3].coins = 9;
+    shared.players[Seat(3)].coins = 9;
     outcomes::run(&mut shared);
     assert_eq!(shared.outcome().unwrap().winners, vec![Seat(1), Seat(3)]);
 }

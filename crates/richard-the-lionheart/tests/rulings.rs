@@ -81,9 +81,9 @@ fn rul18_the_outcomes_use_fewer_cards_when_the_crusade_deck_and_the_reserve_run_
 #[test]
 fn rul20_a_second_ship_or_skill_is_not_for_sale() {
     let mut g = fixture(&[RobinHood, Sheriff]);
-    g.players[0].coins = 20;
-    g.players[0].ship = true;
-    g.players[0].skill = true;
+    g.players[Seat(0)].coins = 20;
+    g.players[Seat(0)].ship = true;
+    g.players[Seat(0)].skill = true;
     purchase::start(&mut g);
     rejected(&mut g, A, Action::Buy { purchase: Purchase::Ship });
     rejected(&mut g, A, Action::Buy { purchase: Purchase::Skill });
@@ -94,8 +94,8 @@ fn rul20_a_second_ship_or_skill_is_not_for_sale() {
 #[test]
 fn rul22_the_neutral_exchanges_its_edict_with_the_neutral_deck_at_nottingham() {
     let mut g = fixture(&[Marie, RobinHood, Sheriff, MaidMarion, Isabella]);
-    g.players[0].side = Side::Richard;
-    g.players[0].edict = Some(Edict::NE1);
+    g.players[Seat(0)].side = Side::Richard;
+    g.players[Seat(0)].edict = Some(Edict::NE1);
     g.edicts.neutral = vec![Edict::NE2, Edict::NE5];
     let richard = g.edicts.richard.clone();
     arrive(&mut g, A, Nottingham);
@@ -116,20 +116,20 @@ fn rul22_the_neutral_exchanges_its_edict_with_the_neutral_deck_at_nottingham() {
 fn rul02_rul34_the_neutral_steals_from_its_enemies_only_and_is_robbed_by_its_enemies() {
     // Leopold sided with John passes Robin Hood (an enemy) and the Sheriff (an ally).
     let mut g = fixture(&[Leopold, RobinHood, Sheriff]);
-    g.players[0].side = Side::John;
+    g.players[Seat(0)].side = Side::John;
     place_others(&mut g, &[(Seat(1), Cambridge), (Seat(2), Canterbury)]);
     start_move(&mut g, A, London);
     play(&mut g, A, Action::Step { to: Canterbury });
     assert!(!g.legal_actions(A).contains(&Action::Steal), "the Sheriff is Leopold's ally this round");
     let mut g = fixture(&[Leopold, RobinHood, Sheriff]);
-    g.players[0].side = Side::John;
+    g.players[Seat(0)].side = Side::John;
     place_others(&mut g, &[(Seat(1), Cambridge), (Seat(2), Canterbury)]);
     start_move(&mut g, A, London);
     play(&mut g, A, Action::Step { to: Cambridge });
     assert!(g.legal_actions(A).contains(&Action::Steal), "Robin Hood is Leopold's enemy this round");
     // The Sheriff passing Leopold sided with Richard may rob him.
     let mut g = fixture(&[Sheriff, Leopold, RobinHood]);
-    g.players[1].side = Side::Richard;
+    g.players[Seat(1)].side = Side::Richard;
     place_others(&mut g, &[(Seat(1), Cambridge)]);
     start_move(&mut g, A, London);
     play(&mut g, A, Action::Step { to: Cambridge });
@@ -140,7 +140,7 @@ fn rul02_rul34_the_neutral_steals_from_its_enemies_only_and_is_robbed_by_its_ene
 #[test]
 fn an_enemy_with_an_empty_hand_cannot_be_robbed() {
     let mut g = fixture(&[Sheriff, RobinHood]);
-    g.players[1].hand = Cards::default();
+    g.players[Seat(1)].hand = Cards::default();
     place_others(&mut g, &[(Seat(1), Cambridge)]);
     start_move(&mut g, A, London);
     play(&mut g, A, Action::Step { to: Cambridge });
@@ -162,7 +162,7 @@ const T: Tracks = Tracks { ra: 5, sa: 5, kr: 5, kt: 5 };
 
 #[test]
 fn edicts_score_their_printed_conditions_and_caps() {
-    let mut p = fixture(&[RobinHood, Sheriff]).players[0].clone();
+    let mut p = fixture(&[RobinHood, Sheriff]).players[Seat(0)].clone();
     let at = |e: Edict, t: Tracks, p: &richard_the_lionheart::state::Player| edict_points(e, &t, p);
     assert_eq!(at(Edict::RE1, Tracks { ra: 7, ..T }, &p), 3);
     assert_eq!(at(Edict::RE1, Tracks { ra: 6, ..T }, &p), 0);
@@ -206,7 +206,7 @@ fn edicts_score_their_printed_conditions_and_caps() {
 
 #[test]
 fn neutral_victory_conditions_follow_the_table() {
-    let mut p = fixture(&[Leopold, RobinHood, Sheriff]).players[0].clone();
+    let mut p = fixture(&[Leopold, RobinHood, Sheriff]).players[Seat(0)].clone();
     assert!(victory_condition(Edict::NE1, &Tracks { ra: 8, sa: 5, ..T }, &p));
     assert!(!victory_condition(Edict::NE1, &Tracks { ra: 9, sa: 5, ..T }, &p));
     assert!(victory_condition(Edict::NE2, &Tracks { kr: 3, ..T }, &p));

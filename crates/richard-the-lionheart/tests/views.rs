@@ -4,13 +4,13 @@
 mod common;
 
 use common::*;
-use game_core::{Audience, Event, Game, Seat, Viewer};
+use game_core::{Audience, Game, Seat, Viewer};
 use richard_the_lionheart::rules::{contribute, outcomes};
 use richard_the_lionheart::testing::{arrive, fixture, place_others, start_move};
-use richard_the_lionheart::{Action, Card, Character, Choice, Edict, LogEvent, Stage};
+use richard_the_lionheart::{Action, Card, Character, Choice, Edict, Event, Stage};
 use Character::*;
 
-fn public(events: &[Event<LogEvent>]) -> Vec<&LogEvent> {
+fn public(events: &[game_core::Event<Event>]) -> Vec<&Event> {
     events.iter().filter(|e| e.audience == Audience::All).map(|e| &e.event).collect()
 }
 
@@ -21,16 +21,16 @@ fn a_stolen_cards_type_is_told_to_the_thief_and_the_victim_only() {
     start_move(&mut g, A, richard_the_lionheart::Location::London);
     play(&mut g, A, Action::Step { to: richard_the_lionheart::Location::Cambridge });
     let events = g.apply(A, &Action::Steal).unwrap();
-    assert!(public(&events).contains(&&LogEvent::Stole { thief: A, victim: Seat(1) }));
-    let secret: Vec<&Event<LogEvent>> =
-        events.iter().filter(|e| matches!(e.event, LogEvent::StolenCard { .. })).collect();
+    assert!(public(&events).contains(&&Event::Stole { thief: A, victim: Seat(1) }));
+    let secret: Vec<&game_core::Event<Event>> =
+        events.iter().filter(|e| matches!(e.event, Event::StolenCard { .. })).collect();
     assert_eq!(secret.len(), 1);
     assert_eq!(secret[0].audience, Audience::Only(vec![A, Seat(1)]));
     // Leopold's view shows the two hand sizes, not their contents.
     let v = g.view(Viewer::Seat(Seat(2)));
-    assert_eq!((v.players[0].hand_count, v.players[1].hand_count), (25, 23));
-    assert_eq!((v.players[0].hand, v.players[1].hand), (None, None));
-    assert!(v.players[2].hand.is_some());
+    assert_eq!((v.players[Seat(0)].hand_count, v.players[Seat(1)].hand_count), (25, 23));
+    assert_eq!((v.players[Seat(0)].hand, v.players[Seat(1)].hand), (None, None));
+    assert!(v.players[Seat(2)].hand.is_some());
 }
 
 #[test]
@@ -38,9 +38,9 @@ fn drawn_cards_are_shown_to_the_drawer_and_counted_for_everyone_else() {
     let mut g = fixture(&[RobinHood, Sheriff]);
     arrive(&mut g, A, richard_the_lionheart::Location::Cambridge);
     let events = g.apply(A, &Action::Perform { choice: Choice::Plain }).unwrap();
-    assert!(public(&events).contains(&&LogEvent::Drew { seat: A, count: 2 }));
-    let private: Vec<&Event<LogEvent>> =
-        events.iter().filter(|e| matches!(e.event, LogEvent::DrewCards { .. })).collect();
+    assert!(public(&events).contains(&&Event::Drew { seat: A, count: 2 }));
+    let private: Vec<&game_core::Event<Event>> =
+        events.iter().filter(|e| matches!(e.event, Event::DrewCards { .. })).collect();
     assert_eq!(private.len(), 1);
     assert_eq!(private[0].audience, Audience::Only(vec![A]));
 }
@@ -59,7 +59,7 @@ fn contributions_reveal_only_their_number() {
     }
     for viewer in Viewer::all(2) {
         let v = g.view(viewer);
-        assert_eq!((v.players[0].contributed, v.decks.crusade), (2, 2));
+        assert_eq!((v.players[Seat(0)].contributed, v.decks.crusade), (2, 2));
         let json = serde_json::to_string(&v).unwrap();
         assert!(!json.contains("\"crusade\":["), "no Crusade deck contents in a view");
     }
@@ -68,7 +68,7 @@ fn contributions_reveal_only_their_number() {
 #[test]
 fn the_nottingham_exchange_is_public_but_the_edicts_are_not() {
     let mut g = fixture(&[RobinHood, MaidMarion, Sheriff, PrinceJohn]);
-    g.players[0].edict = Some(Edict::RE1);
+    g.players[Seat(0)].edict = Some(Edict::RE1);
     g.edicts.richard = vec![Edict::RE3, Edict::RE5, Edict::RE4];
     arrive(&mut g, A, richard_the_lionheart::Location::Nottingham);
     let events = g.apply(A, &Action::Perform { choice: Choice::Plain }).unwrap();
@@ -77,7 +77,7 @@ fn the_nottingham_exchange_is_public_but_the_edicts_are_not() {
     for viewer in [Viewer::Seat(Seat(1)), Viewer::Seat(Seat(2)), Viewer::Spectator] {
         let v = g.view(viewer);
         assert_eq!(v.stage.drawn_edict, None);
-        assert_eq!(v.players[0].edict, None);
+        assert_eq!(v.players[Seat(0)].edict, None);
         assert_eq!(v.decks.richard_edicts, 2);
     }
     let events = g.apply(A, &Action::KeepEdict { edict: Edict::RE4 }).unwrap();
@@ -87,23 +87,23 @@ fn the_nottingham_exchange_is_public_but_the_edicts_are_not() {
             assert_eq!(e.audience, Audience::Only(vec![A]), "{json}");
         }
     }
-    assert!(public(&events).contains(&&LogEvent::EdictExchanged { seat: A }));
-    assert_eq!(g.view(Viewer::Seat(A)).players[0].edict, Some(Edict::RE4));
+    assert!(public(&events).contains(&&Event::EdictExchanged { seat: A }));
+    assert_eq!(g.view(Viewer::Seat(A)).players[Seat(0)].edict, Some(Edict::RE4));
 }
 
 #[test]
 fn every_edict_is_revealed_at_the_end_and_not_before() {
     let mut g = fixture(&[RobinHood, Sheriff, Leopold]);
     let v = g.view(Viewer::Spectator);
-    assert!(v.players.iter().all(|p| p.edict.is_none() && p.hand.is_none()));
+    assert!(v.players.iter().all(|(_, p)| p.edict.is_none() && p.hand.is_none()));
     g.round = 10;
     g.crusade = Card::ALL.to_vec();
     outcomes::run(&mut g);
     assert_eq!(g.stage, Stage::Over);
     for viewer in Viewer::all(3) {
         let v = g.view(viewer);
-        let edicts: Vec<Option<Edict>> = v.players.iter().map(|p| p.edict).collect();
-        assert_eq!(edicts, g.players.iter().map(|p| p.edict).collect::<Vec<_>>());
+        let edicts: Vec<Option<Edict>> = v.players.iter().map(|(_, p)| p.edict).collect();
+        assert_eq!(edicts, g.players.iter().map(|(_, p)| p.edict).collect::<Vec<_>>());
         assert!(edicts.iter().all(Option::is_some));
         assert!(v.result.is_some());
     }

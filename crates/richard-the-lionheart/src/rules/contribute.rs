@@ -3,7 +3,7 @@
 
 use crate::action::Action;
 use crate::board::{Character, EventCard};
-use crate::event::LogEvent;
+use crate::event::Event;
 use crate::rules::outcomes;
 use crate::state::{RichardTheLionheart, Stage};
 use game_core::Seat;
@@ -15,7 +15,7 @@ pub fn start(game: &mut RichardTheLionheart) {
 }
 
 fn begin_turn(game: &mut RichardTheLionheart) {
-    if game.turn >= game.n() {
+    if game.turn >= game.players.len() {
         outcomes::run(game);
     } else {
         game.stage = Stage::Contribute { seat: game.turn_seat(game.turn) };
@@ -46,7 +46,7 @@ pub fn play(game: &mut RichardTheLionheart, seat: Seat, action: Action) {
         if game.player_mut(seat).hand.remove(card, 1) == 1 {
             game.crusade.push(card);
             game.player_mut(seat).contributed += 1;
-            game.say(LogEvent::AddedCard { seat });
+            game.say(Event::AddedCard { seat });
         }
         if game.player(seat).contributed < 3 {
             return;
@@ -61,12 +61,12 @@ fn finish(game: &mut RichardTheLionheart, seat: Seat) {
         let price = third_card_cost(game, seat);
         game.pay_coins(seat, price);
     }
-    game.say(LogEvent::Contributed { seat, count: k });
+    game.say(Event::Contributed { seat, count: k });
     let missing = u32::from(2u8.saturating_sub(k));
     let lost = game.player(seat).prestige.min(missing);
     if lost > 0 {
         game.player_mut(seat).prestige -= lost;
-        game.say(LogEvent::Prestige { seat, delta: -(lost as i32) });
+        game.say(Event::Prestige { seat, delta: -(lost as i32) });
     }
     game.turn += 1;
     begin_turn(game);

@@ -3,7 +3,7 @@
 
 use crate::action::{Action, Choice};
 use crate::board::{Card, Character, Edict, Faction, Location, Side, Track};
-use crate::event::LogEvent;
+use crate::event::Event;
 use crate::rules::travel;
 use crate::state::{RichardTheLionheart, Stage};
 use game_core::Seat;
@@ -132,7 +132,7 @@ pub fn pair(loc: Location) -> [Card; 2] {
 pub fn perform(game: &mut RichardTheLionheart, seat: Seat, choice: Choice) {
     let Some(loc) = game.player(seat).location else { return };
     let big = game.big_board();
-    game.say(LogEvent::Performed { seat, location: loc });
+    game.say(Event::Performed { seat, location: loc });
     let chosen_card = match choice {
         Choice::Take { card } | Choice::Return { card } => Some(card),
         _ => None,
@@ -297,8 +297,8 @@ pub fn keep_edict(game: &mut RichardTheLionheart, seat: Seat, drawn: Edict, keep
         let faction: Faction = r.faction();
         game.edicts.deck_mut(faction).insert(0, r);
     }
-    game.say(LogEvent::EdictExchanged { seat });
-    game.tell(seat, LogEvent::EdictKept { seat, edict: kept });
+    game.say(Event::EdictExchanged { seat });
+    game.tell(seat, Event::EdictKept { seat, edict: kept });
     nottingham_gains(game, seat);
     after_action(game, seat, true);
 }
@@ -311,7 +311,7 @@ pub fn ally_take(game: &mut RichardTheLionheart, active: Seat, mut pending: Vec<
             Action::TakeCard { card } => {
                 game.take(ally, card);
             }
-            _ => game.say(LogEvent::Declined { seat: ally }),
+            _ => game.say(Event::Declined { seat: ally }),
         }
     }
     ask_allies(game, active, pending);
@@ -335,7 +335,7 @@ pub fn after_action(game: &mut RichardTheLionheart, seat: Seat, performed: bool)
     let skill_applies =
         performed && p.skill && p.location.is_some_and(|l| p.faction().fixed_side() == Some(l.colour()));
     if skill_applies {
-        game.say(LogEvent::SkillUsed { seat });
+        game.say(Event::SkillUsed { seat });
         game.draw(seat, 1);
         if game.player(seat).hand.total() > 0 {
             game.stage = Stage::SkillReturn { seat };
@@ -354,11 +354,11 @@ pub fn finish_action(game: &mut RichardTheLionheart, seat: Seat, performed: bool
     }
     if game.big_board() && loc.is_some() {
         if game.merchant == loc {
-            game.say(LogEvent::MerchantMet { seat });
+            game.say(Event::MerchantMet { seat });
             game.gain_coins(seat, 2);
         }
         if game.mercenary == loc {
-            game.say(LogEvent::MercenaryMet { seat });
+            game.say(Event::MercenaryMet { seat });
             game.draw(seat, 2);
         }
     }

@@ -1,7 +1,7 @@
 //! The rules, one module per phase; this module routes each decision to its phase.
 //!
-//! Every `play` here is the trusted path: the caller (`Game::apply`) has already checked the
-//! action against [`legal`]. After each decision the phase modules run every automatic step up
+//! [`apply`] here is the trusted path: the caller (`Game::apply`) has already checked the action
+//! against [`legal_actions`]. After each decision the phase modules run every automatic step up
 //! to the next decision.
 
 pub mod contribute;
@@ -13,13 +13,13 @@ pub mod travel;
 
 use crate::action::Action;
 use crate::board::{Card, Location};
-use crate::event::LogEvent;
+use crate::event::Event;
 use crate::setup;
 use crate::state::{RichardTheLionheart, Stage};
 use game_core::Seat;
 
-/// The complete list of what `seat` may do now.
-pub fn legal(game: &RichardTheLionheart, seat: Seat) -> Vec<Action> {
+/// The complete list of what `seat` may do now (`Game::legal_actions`).
+pub(crate) fn legal_actions(game: &RichardTheLionheart, seat: Seat) -> Vec<Action> {
     if game.stage.seat() != Some(seat) {
         return Vec::new();
     }
@@ -75,8 +75,8 @@ fn hand_actions(game: &RichardTheLionheart, seat: Seat, f: impl Fn(Card) -> Acti
     game.player(seat).hand.present().map(f).collect()
 }
 
-/// Applies a decision already checked against [`legal`], then runs the automatic steps.
-pub fn play(game: &mut RichardTheLionheart, seat: Seat, action: Action) {
+/// Applies a decision already checked against [`legal_actions`], then runs the automatic steps.
+pub(crate) fn apply(game: &mut RichardTheLionheart, seat: Seat, action: Action) {
     let stage = game.stage.clone();
     match (stage, action) {
         (Stage::ChooseCharacter { .. }, Action::ChooseCharacter { character }) => {
@@ -85,14 +85,14 @@ pub fn play(game: &mut RichardTheLionheart, seat: Seat, action: Action) {
         (Stage::ChooseSide { .. }, Action::ChooseSide { side }) => round::choose_side(game, seat, side),
         (Stage::Captor { .. }, Action::UseCaptor) => round::use_captor(game, seat),
         (Stage::Captor { .. }, _) => {
-            game.say(LogEvent::Declined { seat });
+            game.say(Event::Declined { seat });
             travel::start(game);
         }
         (Stage::Place { .. }, Action::Place { location }) => travel::place(game, seat, location),
         (Stage::Move { movement, .. }, action) => travel::play(game, seat, movement, action),
         (Stage::LocationAction { .. }, Action::Perform { choice }) => location::perform(game, seat, choice),
         (Stage::LocationAction { .. }, _) => {
-            game.say(LogEvent::Declined { seat });
+            game.say(Event::Declined { seat });
             location::after_action(game, seat, false);
         }
         (Stage::TakeChoice { .. }, Action::TakeCard { card }) => location::take_choice(game, seat, card),

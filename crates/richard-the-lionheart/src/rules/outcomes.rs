@@ -2,13 +2,13 @@
 //! shortfall) and the three comparisons.
 
 use crate::board::{Card, Cards, EventCard, Track};
-use crate::event::LogEvent;
+use crate::event::Event;
 use crate::rules::round;
 use crate::state::{RichardTheLionheart, Verdict, Verdicts};
 
 /// How many cards this round's Outcomes draw: 2N, +2 under E18.
 pub fn need(game: &RichardTheLionheart) -> usize {
-    2 * game.n() + if game.event_is(EventCard::E18) { 2 } else { 0 }
+    2 * game.players.len() + if game.event_is(EventCard::E18) { 2 } else { 0 }
 }
 
 /// Draws the Outcomes, compares them, then goes on to Phases 6 and 7.
@@ -37,7 +37,7 @@ pub fn run(game: &mut RichardTheLionheart) {
     let verdicts = compare(game);
     game.verdicts = Some(verdicts);
     let shown = game.display;
-    game.say(LogEvent::Outcomes { drawn: shown, verdicts });
+    game.say(Event::Outcomes { drawn: shown, verdicts });
     round::end_of_round(game);
 }
 

@@ -2,14 +2,14 @@
 
 use crate::action::Action;
 use crate::board::{base_cost, Card, Character, EventCard, Faction, Purchase};
-use crate::event::LogEvent;
+use crate::event::Event;
 use crate::rules::contribute;
 use crate::state::{RichardTheLionheart, Stage};
 use game_core::Seat;
 
 /// Starts Phase 3 with the round's first player.
 pub fn start(game: &mut RichardTheLionheart) {
-    for p in &mut game.players {
+    for (_, p) in game.players.iter_mut() {
         p.traded = false;
     }
     game.turn = 0;
@@ -17,7 +17,7 @@ pub fn start(game: &mut RichardTheLionheart) {
 }
 
 fn begin_turn(game: &mut RichardTheLionheart) {
-    if game.turn >= game.n() {
+    if game.turn >= game.players.len() {
         contribute::start(game);
     } else {
         game.stage = Stage::Purchase { seat: game.turn_seat(game.turn) };
@@ -75,7 +75,7 @@ pub fn play(game: &mut RichardTheLionheart, seat: Seat, action: Action) {
         Action::Buy { purchase } => {
             let price = cost(game, seat, purchase);
             game.pay_coins(seat, price);
-            game.say(LogEvent::Bought { seat, purchase, cost: price });
+            game.say(Event::Bought { seat, purchase, cost: price });
             match purchase {
                 Purchase::RandomCard => {
                     game.draw(seat, 1);
@@ -89,7 +89,7 @@ pub fn play(game: &mut RichardTheLionheart, seat: Seat, action: Action) {
                 Purchase::Skill => game.player_mut(seat).skill = true,
             }
         }
-        _ => game.say(LogEvent::Declined { seat }),
+        _ => game.say(Event::Declined { seat }),
     }
     let p = game.player(seat);
     let can_trade =
@@ -106,11 +106,11 @@ pub fn trade(game: &mut RichardTheLionheart, seat: Seat, action: Action) {
     game.player_mut(seat).traded = true;
     match action {
         Action::Trade { card } => {
-            game.say(LogEvent::Traded { seat, card });
+            game.say(Event::Traded { seat, card });
             game.give_back(seat, card, 2);
             game.draw(seat, 4);
         }
-        _ => game.say(LogEvent::Declined { seat }),
+        _ => game.say(Event::Declined { seat }),
     }
     next_turn(game);
 }

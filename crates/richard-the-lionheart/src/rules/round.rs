@@ -2,7 +2,7 @@
 
 use crate::action::Action;
 use crate::board::{Character, EventCard, Faction, Side, Timing, Track};
-use crate::event::LogEvent;
+use crate::event::Event;
 use crate::rules::travel;
 use crate::score;
 use crate::state::{RichardTheLionheart, Stage, Verdict};
@@ -15,21 +15,21 @@ pub fn side_actions() -> Vec<Action> {
 
 /// The Neutral's seat, if there is one.
 pub fn neutral(game: &RichardTheLionheart) -> Option<Seat> {
-    Seat::all(game.n()).find(|s| game.player(*s).faction() == Faction::Neutral)
+    game.players.iter().find(|(_, p)| p.faction() == Faction::Neutral).map(|(s, _)| s)
 }
 
 /// Phase 1: reveal the event, then wait for the Neutral (or go straight on).
 pub fn start_round(game: &mut RichardTheLionheart) {
     let (round, first) = (game.round, game.first_player);
-    game.say(LogEvent::RoundStarted { round, first });
-    for p in &mut game.players {
+    game.say(Event::RoundStarted { round, first });
+    for (_, p) in game.players.iter_mut() {
         p.contributed = 0;
         p.traded = false;
     }
     game.verdicts = None;
     game.active_event = game.events.pop();
     if let Some(event) = game.active_event {
-        game.say(LogEvent::EventRevealed { event });
+        game.say(Event::EventRevealed { event });
     }
     match neutral(game) {
         Some(seat) => game.stage = Stage::ChooseSide { seat },
@@ -44,7 +44,7 @@ pub fn choose_side(game: &mut RichardTheLionheart, seat: Seat, side: Side) {
     let previous = p.previous_side.replace(side);
     p.side = side;
     let favour = p.is(Character::Marie) && round >= 2 && previous.is_some_and(|s| s != side);
-    game.say(LogEvent::SideChosen { seat, side });
+    game.say(Event::SideChosen { seat, side });
     if favour {
         game.gain_coins(seat, 1);
     }
@@ -52,7 +52,7 @@ pub fn choose_side(game: &mut RichardTheLionheart, seat: Seat, side: Side) {
 }
 
 fn after_side(game: &mut RichardTheLionheart) {
-    let leopold = Seat::all(game.n()).find(|s| game.player(*s).is(Character::Leopold) && !game.player(*s).captor_used);
+    let leopold = game.players.iter().find(|(_, p)| p.is(Character::Leopold) && !p.captor_used).map(|(s, _)| s);
     match leopold {
         Some(seat) => game.stage = Stage::Captor { seat },
         None => travel::start(game),
@@ -62,7 +62,7 @@ fn after_side(game: &mut RichardTheLionheart) {
 /// D1.2: Leopold raises the King's Return once per game.
 pub fn use_captor(game: &mut RichardTheLionheart, seat: Seat) {
     game.player_mut(seat).captor_used = true;
-    game.say(LogEvent::CaptorUsed { seat });
+    game.say(Event::CaptorUsed { seat });
     game.move_track(Track::KR, 1);
     travel::start(game);
 }
@@ -72,13 +72,13 @@ pub fn end_of_round(game: &mut RichardTheLionheart) {
     if let Some(event) = game.active_event {
         if event.timing() == Timing::End {
             let applied = resolve_event(game, event);
-            game.say(LogEvent::EventResolved { event, applied });
+            game.say(Event::EventResolved { event, applied });
         }
         if game.big_board() {
             let (merchant, mercenary) = event.npc_locations();
             game.merchant = Some(merchant);
             game.mercenary = Some(mercenary);
-            game.say(LogEvent::NpcsMoved { merchant, mercenary });
+            game.say(Event::NpcsMoved { merchant, mercenary });
         }
         game.discarded_events.push(event);
         game.active_event = None;
@@ -91,7 +91,7 @@ pub fn end_of_round(game: &mut RichardTheLionheart) {
                 game.reserve.add(c, display.get(c));
             }
             game.round += 1;
-            game.first_player = game.first_player.next(game.n(), 1);
+            game.first_player = game.first_player.next(game.players.len(), 1);
             start_round(game);
         }
     }
@@ -116,7 +116,7 @@ pub fn end_condition(game: &RichardTheLionheart) -> Option<u8> {
 }
 
 fn seats_where(game: &RichardTheLionheart, f: impl Fn(Seat) -> bool) -> Vec<Seat> {
-    Seat::all(game.n()).filter(|s| f(*s)).collect()
+    Seat::all(game.players.len()).filter(|s| f(*s)).collect()
 }
 
 /// Applies an End event; returns whether its condition held.
@@ -202,7 +202,7 @@ fn resolve_event(game: &mut RichardTheLionheart, event: EventCard) -> bool {
             true
         }
         EventCard::E17 => {
-            let fewest = game.players.iter().map(|p| p.prestige).min().unwrap_or(0);
+            let fewest = game.players.iter().map(|(_, p)| p.prestige).min().unwrap_or(0);
             for s in seats_where(game, |s| game.player(s).prestige == fewest) {
                 game.gain_prestige(s, 1);
             }

@@ -2,10 +2,10 @@
 
 use crate::action::Action;
 use crate::board::{Character, EventCard, Location};
-use crate::event::LogEvent;
+use crate::event::Event;
 use crate::rules::{location, purchase};
 use crate::state::{Movement, RichardTheLionheart, Stage};
-use game_core::{Audience, Event, Seat};
+use game_core::{Audience, Seat};
 
 fn bit(l: Location) -> u16 {
     1 << l.index()
@@ -19,7 +19,7 @@ pub fn start(game: &mut RichardTheLionheart) {
 
 /// The travel turn of the player at `game.turn`, or the Purchase phase after the last one.
 pub fn begin_turn(game: &mut RichardTheLionheart) {
-    if game.turn >= game.n() {
+    if game.turn >= game.players.len() {
         purchase::start(game);
         return;
     }
@@ -33,7 +33,7 @@ pub fn begin_turn(game: &mut RichardTheLionheart) {
     let movement = Movement { start, path: Vec::new(), mp, stolen_here: false };
     if move_actions(game, seat, &movement).is_empty() {
         // RUL-23: no legal move; the figure stays, with no action and no encounter.
-        game.say(LogEvent::Stuck { seat });
+        game.say(Event::Stuck { seat });
         end_turn(game);
         return;
     }
@@ -62,7 +62,7 @@ pub fn steal_cost(game: &RichardTheLionheart, seat: Seat) -> u8 {
 
 /// The locations occupied by figures other than `seat`'s.
 fn occupied(game: &RichardTheLionheart, seat: Seat) -> u16 {
-    Seat::all(game.n()).filter(|s| *s != seat).filter_map(|s| game.player(s).location).fold(0, |m, l| m | bit(l))
+    game.players.iter().filter(|(s, _)| *s != seat).filter_map(|(_, p)| p.location).fold(0, |m, l| m | bit(l))
 }
 
 /// Whether a move standing on `cur` can still end legally: stop here (if it is not the start and
@@ -124,7 +124,7 @@ pub fn move_actions(game: &RichardTheLionheart, seat: Seat, m: &Movement) -> Vec
 /// D2.1: round-1 placement.
 pub fn place(game: &mut RichardTheLionheart, seat: Seat, location: Location) {
     game.player_mut(seat).location = Some(location);
-    game.say(LogEvent::Placed { seat, location });
+    game.say(Event::Placed { seat, location });
     location::arrive(game, seat);
 }
 
@@ -135,7 +135,7 @@ pub fn play(game: &mut RichardTheLionheart, seat: Seat, mut m: Movement, action:
             m.mp = m.mp.saturating_sub(1);
             m.path.push(to);
             m.stolen_here = false;
-            game.say(LogEvent::Stepped { seat, to });
+            game.say(Event::Stepped { seat, to });
             if m.mp == 0 {
                 stop(game, seat, &m);
             } else {
@@ -151,10 +151,10 @@ pub fn play(game: &mut RichardTheLionheart, seat: Seat, mut m: Movement, action:
             if let Some(card) = hand.nth(i) {
                 game.player_mut(victim).hand.remove(card, 1);
                 game.player_mut(seat).hand.add(card, 1);
-                game.say(LogEvent::Stole { thief: seat, victim });
-                game.log.push(Event {
+                game.say(Event::Stole { thief: seat, victim });
+                game.log.push(game_core::Event {
                     audience: Audience::Only(vec![seat, victim]),
-                    event: LogEvent::StolenCard { thief: seat, victim, card },
+                    event: Event::StolenCard { thief: seat, victim, card },
                 });
             }
             game.stage = Stage::Move { seat, movement: m };
@@ -167,6 +167,6 @@ pub fn play(game: &mut RichardTheLionheart, seat: Seat, mut m: Movement, action:
 fn stop(game: &mut RichardTheLionheart, seat: Seat, m: &Movement) {
     let location = m.current();
     game.player_mut(seat).location = Some(location);
-    game.say(LogEvent::Stopped { seat, location });
+    game.say(Event::Stopped { seat, location });
     location::arrive(game, seat);
 }

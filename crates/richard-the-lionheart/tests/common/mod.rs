@@ -98,5 +98,5 @@ pub fn all_cards(g: &RichardTheLionheart) -> usize {
         + g.reserve.total()
         + g.crusade.len()
         + g.display.total()
-        + g.players.iter().map(|p| p.hand.total()).sum::<usize>()
+        + g.players.iter().map(|(_, p)| p.hand.total()).sum::<usize>()
 }
