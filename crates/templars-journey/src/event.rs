@@ -2,7 +2,7 @@
 //! hidden things (missions, unrevealed cards) travel only in private events.
 
 use crate::board::{City, EdictSpace, Mission, Space, Territory, Tile};
-use game_core::{GameEvent, Seat, SeatNames};
+use game_core::{BySeat, GameEvent, Seat, SeatNames};
 use serde::{Deserialize, Serialize};
 
 /// Why a knight entered a city.
@@ -194,7 +194,7 @@ pub enum Event {
     /// All cards were revealed.
     CardsRevealed {
         /// The card of each seat.
-        cards: Vec<u8>,
+        cards: BySeat<u8>,
         /// Players who carry out a penalty action.
         penalised: Vec<Seat>,
         /// The order of resolution.
@@ -316,16 +316,16 @@ pub enum Event {
         /// The city they came from.
         city: City,
         /// Knights on the ship per seat.
-        knights: Vec<u32>,
+        knights: BySeat<u32>,
         /// VP gained per seat.
-        vp: Vec<u32>,
+        vp: BySeat<u32>,
     },
     /// Knights left in an evaluated city went to their temples.
     LeftToTemple {
         /// The city.
         city: City,
         /// Knights per seat.
-        knights: Vec<u32>,
+        knights: BySeat<u32>,
     },
     /// A city tile left the game.
     TileRemoved {
@@ -355,29 +355,29 @@ pub enum Event {
         /// The majority winner, if any.
         winner: Option<Seat>,
         /// VP gained per seat (majority and knights together).
-        vp: Vec<u32>,
+        vp: BySeat<u32>,
     },
     /// Gold was scored at the end.
     GoldScored {
         /// VP per seat.
-        vp: Vec<u32>,
+        vp: BySeat<u32>,
     },
     /// All mission cards were revealed.
     MissionsRevealed {
         /// Each seat's mission.
-        missions: Vec<Mission>,
+        missions: BySeat<Mission>,
     },
     /// One mission card was scored.
     MissionScored {
         /// The card.
         mission: Mission,
         /// VP per seat.
-        vp: Vec<u32>,
+        vp: BySeat<u32>,
     },
     /// The game ended.
     GameEnded {
         /// Final VP per seat.
-        vp: Vec<u32>,
+        vp: BySeat<u32>,
         /// The winners.
         winners: Vec<Seat>,
     },
@@ -392,8 +392,8 @@ fn list(names: &SeatNames, seats: &[Seat]) -> String {
     }
 }
 
-fn per_seat(names: &SeatNames, values: &[u32]) -> String {
-    values.iter().enumerate().map(|(i, v)| format!("{} {v}", names.name(Seat(i as u8)))).collect::<Vec<_>>().join(", ")
+fn per_seat(names: &SeatNames, values: &BySeat<u32>) -> String {
+    values.iter().map(|(s, v)| format!("{} {v}", names.name(s))).collect::<Vec<_>>().join(", ")
 }
 
 fn gold_word(n: u32) -> String {
@@ -464,7 +464,7 @@ impl GameEvent for Event {
             Event::CardChosen { seat } => format!("{} has chosen a card", n(seat)),
             Event::CardChosenSecret { seat, card } => format!("{} chose card {card}", n(seat)),
             Event::CardsRevealed { cards, penalised, order } => {
-                let c = per_seat(names, &cards.iter().map(|c| u32::from(*c)).collect::<Vec<_>>());
+                let c = per_seat(names, &cards.map(|_, c| u32::from(*c)));
                 let pen = if penalised.is_empty() {
                     String::new()
                 } else {
@@ -546,8 +546,7 @@ impl GameEvent for Event {
             }
             Event::GoldScored { vp } => format!("Gold scores: {}", per_seat(names, vp)),
             Event::MissionsRevealed { missions } => {
-                let m: Vec<String> =
-                    missions.iter().enumerate().map(|(i, m)| format!("{} {m:?}", names.name(Seat(i as u8)))).collect();
+                let m: Vec<String> = missions.iter().map(|(s, m)| format!("{} {m:?}", names.name(s))).collect();
                 format!("Missions revealed: {}", m.join(", "))
             }
             Event::MissionScored { mission, vp } => {

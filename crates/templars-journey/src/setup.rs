@@ -2,30 +2,24 @@
 //! gold deal, and the start of the knight-placement rounds.
 
 use crate::board::{gold_rate, City, EdictSpace, Mission, Space, Territory, Tile, KNIGHTS, START_GOLD};
-use crate::event::Event as TjEvent;
+use crate::event::Event;
 use crate::state::{CityState, PlayerState, Step, TemplarsJourney};
-use game_core::{BySeat, Event, GameRng, OptionSpec, Seat, Seed, SetupError};
+use game_core::{BySeat, GameRng, Seat, Seed, SetupError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// The options of a table. Templars' Journey has none yet; unknown keys are rejected.
+/// The options of a table. Templars' Journey has none (so the lobby offers none: the default
+/// `Game::option_specs`); unknown keys are rejected.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Options {}
 
-/// The options a lobby can set (none).
-pub fn option_specs() -> Vec<OptionSpec> {
-    Vec::new()
-}
-
-/// Sets up a game for `players` seats.
+/// Sets up a game for `players` seats and plays up to the first decision point (`Game::setup`).
 ///
 /// # Errors
 /// [`SetupError::PlayerCount`] unless 3 to 5 players.
-pub fn setup(players: usize, options: &Options, seed: Seed) -> Result<TemplarsJourney, SetupError> {
-    if !(3..=5).contains(&players) {
-        return Err(SetupError::PlayerCount { game: "templars-journey".into(), players, min: 3, max: 5 });
-    }
+pub(crate) fn setup(players: usize, options: &Options, seed: Seed) -> Result<TemplarsJourney, SetupError> {
+    SetupError::check_players::<TemplarsJourney>(players)?;
     let mut rng = GameRng::from_seed(seed);
 
     let mut edicts = City::ALL;
@@ -90,34 +84,34 @@ pub fn setup(players: usize, options: &Options, seed: Seed) -> Result<TemplarsJo
     Ok(game)
 }
 
+/// The public record of setup, and each player's mission privately (`Game::setup_events`).
+pub(crate) fn setup_events(game: &TemplarsJourney) -> Vec<game_core::Event<Event>> {
+    let edicts = EdictSpace::ALL
+        .into_iter()
+        .filter_map(|s| game.edict_spaces.get(s.index()).copied().flatten().map(|c| (s, c)))
+        .collect();
+    let tiles = City::ALL.into_iter().filter_map(|c| game.city(c).tile.map(|t| (c, t))).collect();
+    let mut events = vec![game_core::Event::public(Event::SetupDone {
+        edicts,
+        tiles,
+        face_up_missions: game.face_up_missions.clone(),
+        first: game.first,
+    })];
+    for (seat, p) in game.players.iter() {
+        events.push(game_core::Event::private(seat, Event::MissionDealt { seat, mission: p.mission }));
+    }
+    events
+}
+
 impl TemplarsJourney {
     /// Deals gold to every territory at the rate of `moment` (0 setup, 1 and 2 after shipping
     /// rounds 1 and 2), judged by the tiles present now; returns the two rates.
     pub fn deal_gold(&mut self, moment: u8) -> (u32, u32) {
-        let (with, without) = gold_rate(self.player_count(), moment);
+        let (with, without) = gold_rate(self.players.len(), moment);
         for t in Territory::ALL {
             let has_tile = t.city().is_some_and(|c| self.city(c).tile.is_some());
             self.territory_gold[t.index()] += if has_tile { with } else { without };
         }
         (with, without)
-    }
-
-    /// The public record of setup, and each player's mission privately.
-    pub fn setup_log(&self) -> Vec<Event<TjEvent>> {
-        let edicts = EdictSpace::ALL
-            .into_iter()
-            .filter_map(|s| self.edict_spaces.get(s.index()).copied().flatten().map(|c| (s, c)))
-            .collect();
-        let tiles = City::ALL.into_iter().filter_map(|c| self.city(c).tile.map(|t| (c, t))).collect();
-        let mut events = vec![Event::public(TjEvent::SetupDone {
-            edicts,
-            tiles,
-            face_up_missions: self.face_up_missions.clone(),
-            first: self.first,
-        })];
-        for (seat, p) in self.players.iter() {
-            events.push(Event::private(seat, TjEvent::MissionDealt { seat, mission: p.mission }));
-        }
-        events
     }
 }

@@ -317,8 +317,10 @@ pub enum Step {
 /// The whole state of a game of Templars' Journey.
 ///
 /// Fields are public plain data for tools and tests; the engine keeps them consistent only
-/// through [`game_core::Game::apply`].
+/// through [`game_core::Game::apply`]. Reading one from JSON checks [`game_core::Game::validate`]
+/// (the derives serve the checked `Serialize`/`Deserialize` of [`game_core::validated_state!`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct TemplarsJourney {
     /// The options the game was set up with.
     pub options: Options,
@@ -362,10 +364,16 @@ pub struct TemplarsJourney {
     pub step: Step,
 }
 
+game_core::validated_state!(TemplarsJourney);
+
 impl TemplarsJourney {
-    /// The number of players.
-    pub fn player_count(&self) -> usize {
-        self.players.len()
+    /// Knights of `seat` in the supply, the cities, the temple and on the ships: always 19
+    /// (INV-1). Counted wide, so any stored numbers add up without overflow.
+    pub fn knight_total(&self, seat: Seat) -> u64 {
+        let Some(p) = self.players.get(seat) else { return 0 };
+        let cities: u64 = self.cities.iter().map(|c| u64::from(c.of(seat))).sum();
+        let ships: u64 = self.ships.iter().map(|b| u64::from(b.get(seat).copied().unwrap_or(0))).sum();
+        u64::from(p.supply) + u64::from(p.temple) + cities + ships
     }
 
     /// The state of `city`.
@@ -395,7 +403,7 @@ impl TemplarsJourney {
 
     /// cw(p): seats clockwise from the first player, who has 0.
     pub fn cw(&self, seat: Seat) -> usize {
-        let n = self.player_count();
+        let n = self.players.len();
         (seat.index() + n - self.first.index() % n) % n
     }
 

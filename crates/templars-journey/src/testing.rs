@@ -45,7 +45,7 @@ pub fn set_city(g: &mut TemplarsJourney, city: City, tile: Tile, knights: &[u32]
     for (i, k) in old.iter().enumerate() {
         g.players[Seat(i as u8)].supply += k;
     }
-    let n = g.player_count();
+    let n = g.players.len();
     let mut row = vec![0; n];
     for (i, k) in knights.iter().enumerate().take(n) {
         row[i] = *k;
@@ -69,11 +69,6 @@ pub fn set_temple(g: &mut TemplarsJourney, seat: Seat, temple: u32) {
     p.temple = temple;
 }
 
-/// The edict space holding `edict`, for readability in tests.
-pub fn space_of(g: &TemplarsJourney, edict: City) -> Option<EdictSpace> {
-    g.space_of(edict)
-}
-
 /// An RNG whose next chance-marker tosses give `results` in order.
 pub fn rng_tossing(results: &[Toss]) -> GameRng {
     for k in 0u64.. {
@@ -90,15 +85,8 @@ pub fn rng_tossing(results: &[Toss]) -> GameRng {
 }
 
 /// Knights of each player in supply, cities, temple and ships: always 19 (INV-1).
-pub fn knight_totals(g: &TemplarsJourney) -> Vec<u32> {
-    g.players
-        .iter()
-        .map(|(s, p)| {
-            let cities: u32 = g.cities.iter().map(|c| c.of(s)).sum();
-            let ships: u32 = g.ships.iter().map(|b| b.get(s).copied().unwrap_or(0)).sum();
-            p.supply + p.temple + cities + ships
-        })
-        .collect()
+pub fn knight_totals(g: &TemplarsJourney) -> Vec<u64> {
+    g.players.iter().map(|(s, _)| g.knight_total(s)).collect()
 }
 
 /// Runs the automatic steps from the current state (e.g. a forced Pope move set up by a test).
@@ -139,7 +127,7 @@ pub fn act(g: &mut TemplarsJourney, seat: u8, action: crate::action::Action) -> 
 }
 
 /// The legal actions of `seat`.
-pub fn legal(g: &TemplarsJourney, seat: u8) -> Vec<crate::action::Action> {
+pub fn legal_actions(g: &TemplarsJourney, seat: u8) -> Vec<crate::action::Action> {
     use game_core::Game;
     g.legal_actions(Seat(seat))
 }

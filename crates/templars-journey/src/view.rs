@@ -4,7 +4,8 @@
 
 use crate::board::{City, Country, EdictSpace, Mission, Space, Territory, Tile};
 use crate::state::{CardPhase, Prompt, Step, TemplarsJourney, VpSource};
-use game_core::{GameRng, Outcome, Seat, Viewer};
+use crate::{rules, score};
+use game_core::{BySeat, GameRng, Outcome, Seat, Viewer};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -41,7 +42,7 @@ pub struct CityView {
     /// The tile's capacity (0 when inactive).
     pub capacity: u32,
     /// Knights per seat.
-    pub knights: Vec<u32>,
+    pub knights: BySeat<u32>,
     /// The edict space its edict lies on, while on the track.
     pub edict_space: Option<EdictSpace>,
 }
@@ -58,7 +59,7 @@ pub struct EdictSpaceView {
     /// Capacity of its ship (0 for `E7`).
     pub ship_capacity: u32,
     /// Knights per seat on its ship.
-    pub ship: Vec<u32>,
+    pub ship: BySeat<u32>,
 }
 
 /// One player's public holdings, and the viewer's own secrets.
@@ -118,7 +119,7 @@ pub enum StepView {
     /// D8.
     ChooseCards {
         /// Per seat: has chosen.
-        chosen: Vec<bool>,
+        chosen: BySeat<bool>,
     },
     /// A card action.
     Card {
@@ -157,7 +158,7 @@ pub struct View {
     /// Edicts removed after a tie.
     pub removed_edicts: Vec<City>,
     /// The players.
-    pub players: Vec<PlayerView>,
+    pub players: BySeat<PlayerView>,
     /// Face-up missions.
     pub face_up_missions: Vec<Mission>,
     /// The viewer's own hidden card choice, before the reveal.
@@ -172,132 +173,126 @@ pub struct View {
     pub outcome: Option<Outcome>,
 }
 
-impl TemplarsJourney {
-    /// What `viewer` may see.
-    pub fn view_for(&self, viewer: Viewer) -> View {
-        let over = self.step == Step::GameOver;
-        let chosen: Option<Vec<bool>> = match &self.step {
-            Step::ChooseCards { chosen } => Some(chosen.0.iter().map(Option::is_some).collect()),
-            _ => None,
-        };
-        let my_card = match (&self.step, viewer) {
-            (Step::ChooseCards { chosen }, Viewer::Seat(s)) => chosen.get(s).copied().flatten(),
-            _ => None,
-        };
-        let territories = Territory::ALL
-            .into_iter()
-            .map(|t| TerritoryView {
-                id: t,
-                name: t.name(),
-                country: t.country(),
-                city: t.city(),
-                gold: self.gold_at(t),
-                neighbours: t.neighbours().to_vec(),
-                templars: self
-                    .players
-                    .iter()
-                    .flat_map(|(s, p)| p.templars.iter().filter(move |x| **x == t).map(move |_| s))
-                    .collect(),
-            })
-            .collect();
-        let cities = City::ALL
-            .into_iter()
-            .map(|c| {
-                let state = self.city(c);
-                CityView {
-                    id: c,
-                    country: c.country(),
-                    in_play: !self.boxed_edicts.contains(&c),
-                    tile: state.tile,
-                    capacity: state.tile.map_or(0, |t| t.capacity()),
-                    knights: state.knights.0.clone(),
-                    edict_space: self.space_of(c),
-                }
-            })
-            .collect();
-        let edict_spaces = EdictSpace::ALL
-            .into_iter()
-            .map(|s| EdictSpaceView {
-                space: s,
-                edict: self.edict_on(s),
-                evaluated: self.evaluated.get(s.index()).copied().unwrap_or(false),
-                ship_capacity: s.ship_capacity(),
-                ship: self.ships.get(s.index()).map(|b| b.0.clone()).unwrap_or_default(),
-            })
-            .collect();
-        let players = self
-            .players
-            .iter()
-            .map(|(s, p)| PlayerView {
-                seat: s,
-                gold: p.gold,
-                supply: p.supply,
-                temple: p.temple,
-                vp: p.total_vp(),
-                vp_by_source: p.vp.clone(),
-                templars: p.templars.clone(),
-                edicts: p.edicts.clone(),
-                mission: (over || viewer.is(s)).then_some(p.mission),
-                has_chosen_card: chosen.as_ref().and_then(|c| c.get(s.index()).copied()),
-                first_player: s == self.first,
-            })
-            .collect();
-        let step = match &self.step {
-            Step::SetupKnight { placed } => StepView::SetupKnight { placed: *placed },
-            Step::SetupTemplar { placed } => StepView::SetupTemplar { placed: *placed },
-            Step::PopeStep => StepView::PopeStep,
-            Step::GreenFlag => StepView::GreenFlag,
-            Step::RedFlag => StepView::RedFlag,
-            Step::Leader { holder, received } => StepView::Leader { holder: *holder, received: *received },
-            Step::ChooseCards { .. } => StepView::ChooseCards { chosen: chosen.clone().unwrap_or_default() },
-            Step::Card { seat, prompt } => StepView::Card { seat: *seat, prompt: prompt.clone() },
-            Step::GameOver => StepView::GameOver,
-        };
-        View {
-            viewer,
-            leg: self.pope.leg,
-            pope: self.pope,
-            first_player: self.first,
-            to_act: self.waiting_for(),
-            step,
-            optional: self.is_optional(),
-            territories,
-            cities,
-            edict_spaces,
-            removed_edicts: self.removed_edicts.clone(),
-            players,
-            face_up_missions: self.face_up_missions.clone(),
-            my_card,
-            card_phase: self.card_phase.clone(),
-            card_phases: (self.card_phases, self.leg_card_phases),
-            seventh_city: self.seventh_city,
-            outcome: self.final_outcome(),
-        }
+/// What `viewer` may see (`Game::view`).
+pub(crate) fn view(game: &TemplarsJourney, viewer: Viewer) -> View {
+    let over = game.step == Step::GameOver;
+    let chosen: Option<BySeat<bool>> = match &game.step {
+        Step::ChooseCards { chosen } => Some(chosen.map(|_, c| c.is_some())),
+        _ => None,
+    };
+    let my_card = match (&game.step, viewer) {
+        (Step::ChooseCards { chosen }, Viewer::Seat(s)) => chosen.get(s).copied().flatten(),
+        _ => None,
+    };
+    let territories = Territory::ALL
+        .into_iter()
+        .map(|t| TerritoryView {
+            id: t,
+            name: t.name(),
+            country: t.country(),
+            city: t.city(),
+            gold: game.gold_at(t),
+            neighbours: t.neighbours().to_vec(),
+            templars: game
+                .players
+                .iter()
+                .flat_map(|(s, p)| p.templars.iter().filter(move |x| **x == t).map(move |_| s))
+                .collect(),
+        })
+        .collect();
+    let cities = City::ALL
+        .into_iter()
+        .map(|c| {
+            let state = game.city(c);
+            CityView {
+                id: c,
+                country: c.country(),
+                in_play: !game.boxed_edicts.contains(&c),
+                tile: state.tile,
+                capacity: state.tile.map_or(0, |t| t.capacity()),
+                knights: state.knights.clone(),
+                edict_space: game.space_of(c),
+            }
+        })
+        .collect();
+    let edict_spaces = EdictSpace::ALL
+        .into_iter()
+        .map(|s| EdictSpaceView {
+            space: s,
+            edict: game.edict_on(s),
+            evaluated: game.evaluated.get(s.index()).copied().unwrap_or(false),
+            ship_capacity: s.ship_capacity(),
+            ship: game.ships.get(s.index()).cloned().unwrap_or_default(),
+        })
+        .collect();
+    let players = game.players.map(|s, p| PlayerView {
+        seat: s,
+        gold: p.gold,
+        supply: p.supply,
+        temple: p.temple,
+        vp: p.total_vp(),
+        vp_by_source: p.vp.clone(),
+        templars: p.templars.clone(),
+        edicts: p.edicts.clone(),
+        mission: (over || viewer.is(s)).then_some(p.mission),
+        has_chosen_card: chosen.as_ref().and_then(|c| c.get(s).copied()),
+        first_player: s == game.first,
+    });
+    let step = match &game.step {
+        Step::SetupKnight { placed } => StepView::SetupKnight { placed: *placed },
+        Step::SetupTemplar { placed } => StepView::SetupTemplar { placed: *placed },
+        Step::PopeStep => StepView::PopeStep,
+        Step::GreenFlag => StepView::GreenFlag,
+        Step::RedFlag => StepView::RedFlag,
+        Step::Leader { holder, received } => StepView::Leader { holder: *holder, received: *received },
+        Step::ChooseCards { .. } => StepView::ChooseCards { chosen: chosen.clone().unwrap_or_default() },
+        Step::Card { seat, prompt } => StepView::Card { seat: *seat, prompt: prompt.clone() },
+        Step::GameOver => StepView::GameOver,
+    };
+    View {
+        viewer,
+        leg: game.pope.leg,
+        pope: game.pope,
+        first_player: game.first,
+        to_act: rules::to_act(game),
+        step,
+        optional: game.is_optional(),
+        territories,
+        cities,
+        edict_spaces,
+        removed_edicts: game.removed_edicts.clone(),
+        players,
+        face_up_missions: game.face_up_missions.clone(),
+        my_card,
+        card_phase: game.card_phase.clone(),
+        card_phases: (game.card_phases, game.leg_card_phases),
+        seventh_city: game.seventh_city,
+        outcome: score::outcome(game),
     }
+}
 
-    /// A copy with everything hidden from `viewer` re-drawn: other players' missions and the
-    /// boxed missions are re-dealt among themselves, others' unrevealed cards re-chosen, and the
-    /// RNG re-seeded.
-    pub fn scrambled(&self, viewer: Viewer, rng: &mut GameRng) -> TemplarsJourney {
-        let mut g = self.clone();
-        g.rng = GameRng::from_u64(u64::from(rng.next_u32()));
-        if g.step != Step::GameOver {
-            let hidden: Vec<Seat> = g.players.iter().map(|(s, _)| s).filter(|s| !viewer.is(*s)).collect();
-            let mut pool: Vec<Mission> = hidden.iter().map(|s| g.players[*s].mission).collect();
-            pool.extend(g.boxed_missions.iter().copied());
-            rng.shuffle(&mut pool);
-            for (s, m) in hidden.iter().zip(&pool) {
-                g.players[*s].mission = *m;
-            }
-            g.boxed_missions = pool.get(hidden.len()..).map(<[Mission]>::to_vec).unwrap_or_default();
+/// A copy with everything hidden from `viewer` re-drawn: other players' missions and the
+/// boxed missions are re-dealt among themselves, others' unrevealed cards re-chosen, and the
+/// RNG re-seeded (`Game::scramble_hidden`).
+pub(crate) fn scramble_hidden(game: &TemplarsJourney, viewer: Viewer, rng: &mut GameRng) -> TemplarsJourney {
+    let mut g = game.clone();
+    g.rng = GameRng::from_u64(u64::from(rng.next_u32()));
+    if g.step != Step::GameOver {
+        let hidden: Vec<Seat> = g.players.iter().map(|(s, _)| s).filter(|s| !viewer.is(*s)).collect();
+        let mut pool: Vec<Mission> = hidden.iter().map(|s| g.players[*s].mission).collect();
+        pool.extend(g.boxed_missions.iter().copied());
+        rng.shuffle(&mut pool);
+        for (s, m) in hidden.iter().zip(&pool) {
+            g.players[*s].mission = *m;
         }
-        if let Step::ChooseCards { chosen } = &mut g.step {
-            for (i, c) in chosen.0.iter_mut().enumerate() {
-                if c.is_some() && !viewer.is(Seat(i as u8)) {
-                    *c = Some(1 + rng.below(6) as u8);
-                }
-            }
-        }
-        g
+        g.boxed_missions = pool.get(hidden.len()..).map(<[Mission]>::to_vec).unwrap_or_default();
     }
+    if let Step::ChooseCards { chosen } = &mut g.step {
+        for (s, c) in chosen.iter_mut() {
+            if c.is_some() && !viewer.is(s) {
+                *c = Some(1 + rng.below(6) as u8);
+            }
+        }
+    }
+    g
 }

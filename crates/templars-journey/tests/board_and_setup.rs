@@ -196,7 +196,7 @@ fn setup_places_four_laps_of_knights_then_two_laps_of_templars_clockwise_from_th
         assert!(g.players.0.iter().all(|p| p.templars.len() == 2));
         // Each player sees their own mission only.
         let view = g.view(Viewer::Seat(first));
-        for p in &view.players {
+        for (_, p) in view.players.iter() {
             assert_eq!(p.mission.is_some(), p.seat == first);
         }
     }

@@ -122,7 +122,7 @@ fn no_player_or_spectator_sees_another_players_mission_or_hidden_card() {
                 assert_eq!(shown, visible.contains(&m), "seed {seed}: {viewer:?} and mission {m:?}");
             }
             assert!(!text.contains("rng") && !text.contains("boxed"), "seed {seed}: secret fields leaked");
-            for p in &view.players {
+            for (_, p) in view.players.iter() {
                 assert_eq!(p.has_chosen_card, Some(chosen.0[p.seat.index()].is_some()));
             }
         }

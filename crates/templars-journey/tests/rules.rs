@@ -7,7 +7,7 @@ use templars_journey::board::{City as C, EdictSpace, Mission, Territory as T, Ti
 use templars_journey::event::{Event, Toss};
 use templars_journey::state::{Prompt, Step, TemplarsJourney, VpSource};
 use templars_journey::testing::{
-    act, evaluate, final_scoring, knight_totals, knights, legal, rng_tossing, scenario, set_city, set_templars,
+    act, evaluate, final_scoring, knight_totals, knights, legal_actions, rng_tossing, scenario, set_city, set_templars,
     set_temple, settle, space, temples, vp,
 };
 
@@ -25,7 +25,7 @@ fn base(players: usize, first: u8) -> TemplarsJourney {
 /// Jumps to the card choice with the Pope on `pope` and plays `cards` (seat order).
 fn play_cards(g: &mut TemplarsJourney, pope: &str, cards: &[u8]) -> Vec<Event> {
     g.pope = space(pope);
-    g.step = Step::ChooseCards { chosen: BySeat(vec![None; g.player_count()]) };
+    g.step = Step::ChooseCards { chosen: BySeat(vec![None; g.players.len()]) };
     let mut events = Vec::new();
     for (i, card) in cards.iter().enumerate() {
         events.extend(act(g, i as u8, ChooseCard { card: *card }));
@@ -60,11 +60,11 @@ fn rl7_the_leader_window_opens_after_a_declined_or_forfeited_flag_step() {
     set_templars(&mut g, Seat(0), T::Paris, T::Castilla);
     set_temple(&mut g, Seat(0), 3);
     act(&mut g, 0, MovePope { to: space("L1G1") });
-    assert_eq!(legal(&g, 0), vec![PlaceKnight { city: C::Paris }, Decline]);
+    assert_eq!(legal_actions(&g, 0), vec![PlaceKnight { city: C::Paris }, Decline]);
     let events = act(&mut g, 0, Decline);
     assert!(events.contains(&Event::Declined { seat: Seat(0), what: "the green flag action".into() }));
     assert_eq!(g.step, Step::Leader { holder: Seat(0), received: false });
-    assert_eq!(legal(&g, 0), vec![Decline, PassLeader { to: Seat(1) }, PassLeader { to: Seat(2) }]);
+    assert_eq!(legal_actions(&g, 0), vec![Decline, PassLeader { to: Seat(1) }, PassLeader { to: Seat(2) }]);
     // Forfeited: nothing to remove on the red flag; D6 opens all the same.
     let mut g = base(3, 0);
     set_temple(&mut g, Seat(0), 3);
@@ -97,7 +97,7 @@ fn the_green_flag_offers_no_full_city_and_nothing_without_supply() {
     set_templars(&mut g, Seat(0), T::Coeln, T::Venezia);
     set_city(&mut g, C::Coeln, Tile::T1, &[0, 2, 2]);
     act(&mut g, 0, MovePope { to: space("L1G1") });
-    assert_eq!(legal(&g, 0), vec![PlaceKnight { city: C::Venezia }, Decline], "Coeln (4 of 4) is full");
+    assert_eq!(legal_actions(&g, 0), vec![PlaceKnight { city: C::Venezia }, Decline], "Coeln (4 of 4) is full");
     let mut g = base(3, 0);
     set_templars(&mut g, Seat(0), T::Coeln, T::Venezia);
     g.players[Seat(0)].supply = 0;
@@ -121,7 +121,7 @@ fn the_penalised_risky_collect_may_use_taxes_before_the_sacrifice() {
     assert_eq!(acting(&g), Some(Seat(0)));
     act(&mut g, 0, TakeGold { territory: T::Paris });
     assert_eq!((g.players[Seat(0)].gold, g.gold_at(T::Paris)), (7, 3), "the penalty takes 2");
-    assert_eq!(legal(&g, 0), vec![Taxes { territory: T::Bretagne }, Taxes { territory: T::Paris }, Decline]);
+    assert_eq!(legal_actions(&g, 0), vec![Taxes { territory: T::Bretagne }, Taxes { territory: T::Paris }, Decline]);
     act(&mut g, 0, Taxes { territory: T::Bretagne });
     assert_eq!((g.players[Seat(0)].gold, g.gold_at(T::Bretagne)), (8, 0), "Taxes take what is there");
     // The sacrifice comes last; the only city with an own knight is chosen automatically.
@@ -159,7 +159,7 @@ fn a_penalty_without_own_knights_in_cities_skips_the_sacrifice_and_a_forfeited_t
     set_city(&mut g, C::Roma, Tile::T4, &[1, 0, 0]);
     set_city(&mut g, C::Paris, Tile::T2, &[1, 0, 0]);
     play_cards(&mut g, "L1G1", &[2, 1, 6]);
-    assert_eq!(legal(&g, 0), vec![Sacrifice { city: C::Paris }, Sacrifice { city: C::Roma }]);
+    assert_eq!(legal_actions(&g, 0), vec![Sacrifice { city: C::Paris }, Sacrifice { city: C::Roma }]);
     act(&mut g, 0, Sacrifice { city: C::Roma });
     assert_eq!(temples(&g), vec![1, 0, 0]);
     assert_eq!(g.players[Seat(0)].gold, 5, "no gold was taken");
@@ -181,11 +181,11 @@ fn place_safe_stops_at_six_gold_and_tosses_only_while_a_toss_can_pay_off() {
     act(&mut g, 0, Toss);
     // Spent 5 of 6: a knight (2) no longer fits, a toss (1) does.
     assert_eq!(g.step, Step::Card { seat: Seat(0), prompt: Prompt::SafeStep { city: C::Roma, spent: 5, chances: 0 } });
-    assert_eq!(legal(&g, 0), vec![Toss, Stop]);
+    assert_eq!(legal_actions(&g, 0), vec![Toss, Stop]);
     g.rng = rng_tossing(&[Toss::Cross]);
     act(&mut g, 0, Toss);
     // The cross after the sixth gold is free; then only Stop is left and the action ends.
-    assert_eq!(legal(&g, 0), vec![PlaceKnight { city: C::Roma }, Forgo]);
+    assert_eq!(legal_actions(&g, 0), vec![PlaceKnight { city: C::Roma }, Forgo]);
     act(&mut g, 0, PlaceKnight { city: C::Roma });
     assert_eq!(knights(&g, C::Roma), vec![2, 0, 0]);
     assert_eq!(g.players[Seat(0)].gold, 4, "exactly 6 gold spent");
@@ -213,7 +213,7 @@ fn place_safe_offers_no_city_where_only_a_useless_toss_or_nothing_is_possible() 
     g.players[Seat(0)].gold = 1;
     play_cards(&mut g, "L1G1", &[3, 6, 6]);
     act(&mut g, 0, ChooseCity { city: C::Roma });
-    assert_eq!(legal(&g, 0), vec![Toss, Stop]);
+    assert_eq!(legal_actions(&g, 0), vec![Toss, Stop]);
 }
 
 #[test]
@@ -227,7 +227,7 @@ fn place_risky_exchanges_in_a_full_city_at_most_three_times() {
     act(&mut g, 0, ExchangeKnight { city: C::Lyon, owner: Seat(1) });
     act(&mut g, 0, ExchangeKnight { city: C::Lyon, owner: Seat(1) });
     assert_eq!(
-        legal(&g, 0),
+        legal_actions(&g, 0),
         vec![ExchangeKnight { city: C::Lyon, owner: Seat(2) }, ExchangeKnight { city: C::Lyon, owner: Seat(3) }, Stop]
     );
     act(&mut g, 0, ExchangeKnight { city: C::Lyon, owner: Seat(3) });
@@ -249,11 +249,11 @@ fn the_place_penalty_removes_only_in_own_templar_cities_then_sacrifices_anywhere
     set_city(&mut g, C::Paris, Tile::T2, &[1, 3, 0]);
     set_city(&mut g, C::Lyon, Tile::T3, &[0, 0, 2]);
     play_cards(&mut g, "L1G1", &[4, 3, 6]);
-    assert_eq!(legal(&g, 0), vec![ChooseCity { city: C::Roma }, Decline], "not Paris or Lyon: no own Templar");
+    assert_eq!(legal_actions(&g, 0), vec![ChooseCity { city: C::Roma }, Decline], "not Paris or Lyon: no own Templar");
     act(&mut g, 0, ChooseCity { city: C::Roma });
     act(&mut g, 0, RemoveKnight { city: C::Roma, owner: Seat(1) });
     // Nobody left to remove in Roma: the sacrifice from any own city follows.
-    assert_eq!(legal(&g, 0), vec![Sacrifice { city: C::Paris }, Sacrifice { city: C::Venezia }]);
+    assert_eq!(legal_actions(&g, 0), vec![Sacrifice { city: C::Paris }, Sacrifice { city: C::Venezia }]);
     act(&mut g, 0, Sacrifice { city: C::Paris });
     assert_eq!(knights(&g, C::Paris), vec![0, 3, 0]);
     assert_eq!(temples(&g), vec![1, 1, 0]);
@@ -272,9 +272,9 @@ fn the_risky_move_may_exchange_with_the_seventh_city_edict() {
     act(&mut g, 0, MoveTemplar { to: T::London });
     act(&mut g, 0, Stop);
     // London is on E2a; Roma is the seventh city.
-    assert!(legal(&g, 0).contains(&ExchangeEdict { with: C::Roma }));
-    assert!(!legal(&g, 0).contains(&ExchangeEdict { with: C::London }));
-    assert_eq!(legal(&g, 0).len(), 7, "6 other edicts on the track and Decline");
+    assert!(legal_actions(&g, 0).contains(&ExchangeEdict { with: C::Roma }));
+    assert!(!legal_actions(&g, 0).contains(&ExchangeEdict { with: C::London }));
+    assert_eq!(legal_actions(&g, 0).len(), 7, "6 other edicts on the track and Decline");
     act(&mut g, 0, ExchangeEdict { with: C::Roma });
     assert_eq!(g.edict_on(EdictSpace::E7), Some(C::London));
     assert_eq!(g.edict_on(EdictSpace::E2a), Some(C::Roma));
@@ -318,7 +318,7 @@ fn the_safe_move_on_a_green_flag_places_in_the_final_city_only_if_it_has_room() 
     act(&mut g, 0, MoveTemplar { to: T::Roma });
     act(&mut g, 0, MoveTemplar { to: T::Venezia });
     act(&mut g, 0, Stop);
-    assert_eq!(legal(&g, 0), vec![PlaceKnight { city: C::Venezia }, Decline]);
+    assert_eq!(legal_actions(&g, 0), vec![PlaceKnight { city: C::Venezia }, Decline]);
     act(&mut g, 0, PlaceKnight { city: C::Venezia });
     assert_eq!(knights(&g, C::Venezia), vec![1, 1, 0]);
     // Stopping in full Roma (6 of 6) offers nothing.
@@ -340,7 +340,7 @@ fn a_move_stops_by_itself_after_three_steps_and_never_crosses_the_alps() {
     play_cards(&mut g, "L1G1", &[6, 3, 3]);
     act(&mut g, 0, ChooseTemplar { territory: T::Bayern });
     assert_eq!(
-        legal(&g, 0),
+        legal_actions(&g, 0),
         vec![MoveTemplar { to: T::Burgund }, MoveTemplar { to: T::Coeln }, MoveTemplar { to: T::Wien }, Stop],
         "no Lombardia or Venezia across the Alps"
     );
@@ -512,9 +512,9 @@ fn scramble_hidden_redraws_every_hidden_thing_and_keeps_the_visible_ones() {
     // Others' chosen cards and missions are really absent from the view.
     let view = g.view(Viewer::Seat(Seat(0)));
     assert_eq!(view.my_card, Some(2));
-    assert_eq!(view.players.iter().map(|p| p.mission).collect::<Vec<_>>(), vec![Some(Mission::M6), None, None]);
+    assert_eq!(view.players.iter().map(|(_, p)| p.mission).collect::<Vec<_>>(), vec![Some(Mission::M6), None, None]);
     assert_eq!(
-        view.players.iter().map(|p| p.has_chosen_card).collect::<Vec<_>>(),
+        view.players.iter().map(|(_, p)| p.has_chosen_card).collect::<Vec<_>>(),
         vec![Some(true), Some(true), Some(false)]
     );
 }

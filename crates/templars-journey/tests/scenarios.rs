@@ -7,8 +7,8 @@ use templars_journey::board::{City as C, EdictSpace, Mission, Territory as T, Ti
 use templars_journey::event::{Event, Toss};
 use templars_journey::state::{Prompt, Step, TemplarsJourney, VpSource};
 use templars_journey::testing::{
-    act, evaluate, final_scoring, knights, legal, rng_tossing, scenario, set_city, set_templars, set_temple, settle,
-    space, temple_majority, temples, vp,
+    act, evaluate, final_scoring, knights, legal_actions, rng_tossing, scenario, set_city, set_templars, set_temple,
+    settle, space, temple_majority, temples, vp,
 };
 
 fn sorted(mut v: Vec<Action>) -> Vec<Action> {
@@ -32,7 +32,7 @@ fn base(players: usize, first: u8, edicts: [C; 7]) -> TemplarsJourney {
 /// Jumps to the card choice (D8) with the Pope on `pope`.
 fn at_card_choice(g: &mut TemplarsJourney, pope: &str) {
     g.pope = space(pope);
-    g.step = Step::ChooseCards { chosen: BySeat(vec![None; g.player_count()]) };
+    g.step = Step::ChooseCards { chosen: BySeat(vec![None; g.players.len()]) };
 }
 
 fn choose(g: &mut TemplarsJourney, cards: &[u8]) -> Vec<Event> {
@@ -68,9 +68,9 @@ fn sc01_lukas_places_a_knight_in_barcelona_on_the_green_flag() {
     set_templars(&mut g, Seat(0), T::Barcelona, T::Castilla);
     set_city(&mut g, C::Barcelona, Tile::T2, &[0, 1, 1]);
     g.players[Seat(0)].supply = 15;
-    assert_eq!(legal(&g, 0), vec![MovePope { to: space("L1G1") }, MovePope { to: space("L1R1") }]);
+    assert_eq!(legal_actions(&g, 0), vec![MovePope { to: space("L1G1") }, MovePope { to: space("L1R1") }]);
     act(&mut g, 0, MovePope { to: space("L1G1") });
-    assert_eq!(legal(&g, 0), vec![PlaceKnight { city: C::Barcelona }, Decline]);
+    assert_eq!(legal_actions(&g, 0), vec![PlaceKnight { city: C::Barcelona }, Decline]);
     let events = act(&mut g, 0, PlaceKnight { city: C::Barcelona });
     assert_eq!(knights(&g, C::Barcelona), vec![1, 1, 1]);
     assert_eq!(g.players[Seat(0)].supply, 14);
@@ -89,7 +89,7 @@ fn sc02_kirsten_removes_blues_knight_from_roma_on_the_red_flag() {
     set_city(&mut g, C::Roma, Tile::T4, &[1, 2, 1]);
     act(&mut g, 1, MovePope { to: space("L1R1") });
     assert_eq!(
-        legal(&g, 1),
+        legal_actions(&g, 1),
         vec![RemoveKnight { city: C::Roma, owner: Seat(0) }, RemoveKnight { city: C::Roma, owner: Seat(2) }, Decline]
     );
     let events = act(&mut g, 1, RemoveKnight { city: C::Roma, owner: Seat(0) });
@@ -208,7 +208,7 @@ fn bordeaux(cards: &[u8]) -> TemplarsJourney {
         TakeGold { territory: T::Lyon },
         TakeGold { territory: T::Barcelona },
     ];
-    assert_eq!(sorted(legal(&g, 0)), sorted(expected), "D9: Bordeaux and its three neighbours");
+    assert_eq!(sorted(legal_actions(&g, 0)), sorted(expected), "D9: Bordeaux and its three neighbours");
     g
 }
 
@@ -244,7 +244,7 @@ fn sc06d_the_penalised_risky_collect_takes_two_then_sacrifices_a_knight() {
     act(&mut g, 0, TakeGold { territory: T::Paris });
     assert_eq!(g.players[Seat(0)].gold, 7);
     assert_eq!(g.gold_at(T::Paris), 2);
-    assert_eq!(legal(&g, 0), vec![Sacrifice { city: C::Paris }, Sacrifice { city: C::Lyon }]);
+    assert_eq!(legal_actions(&g, 0), vec![Sacrifice { city: C::Paris }, Sacrifice { city: C::Lyon }]);
     act(&mut g, 0, Sacrifice { city: C::Lyon });
     assert_eq!(knights(&g, C::Lyon), vec![1, 0, 0]);
     assert_eq!(temples(&g), vec![1, 0, 0]);
@@ -262,7 +262,7 @@ fn sc07_kirsten_places_tosses_and_removes_in_venezia() {
     g.players[Seat(1)].supply = 10;
     at_card_choice(&mut g, "L1G1");
     choose(&mut g, &[6, 3, 6]);
-    assert_eq!(legal(&g, 1), vec![ChooseCity { city: C::Venezia }, Decline]);
+    assert_eq!(legal_actions(&g, 1), vec![ChooseCity { city: C::Venezia }, Decline]);
     act(&mut g, 1, ChooseCity { city: C::Venezia });
     act(&mut g, 1, PlaceKnight { city: C::Venezia });
     assert_eq!(knights(&g, C::Venezia), vec![2, 2, 1]);
@@ -277,7 +277,7 @@ fn sc07_kirsten_places_tosses_and_removes_in_venezia() {
         Step::Card { seat: Seat(1), prompt: Prompt::SafeStep { city: C::Venezia, spent: 4, chances: 0 } }
     );
     assert_eq!(
-        legal(&g, 1),
+        legal_actions(&g, 1),
         vec![PlaceKnight { city: C::Venezia }, RemoveKnight { city: C::Venezia, owner: Seat(0) }, Toss, Stop]
     );
     act(&mut g, 1, Stop);
@@ -320,7 +320,10 @@ fn leon_moves(temples_br: [u32; 2]) -> TemplarsJourney {
     set_temple(&mut g, Seat(1), temples_br[1]);
     at_card_choice(&mut g, "L1G1");
     choose(&mut g, &[1, 3, 5]);
-    assert_eq!(legal(&g, 2), vec![ChooseTemplar { territory: T::Bordeaux }, ChooseTemplar { territory: T::Napoli }]);
+    assert_eq!(
+        legal_actions(&g, 2),
+        vec![ChooseTemplar { territory: T::Bordeaux }, ChooseTemplar { territory: T::Napoli }]
+    );
     act(&mut g, 2, ChooseTemplar { territory: T::Bordeaux });
     act(&mut g, 2, MoveTemplar { to: T::Lyon });
     act(&mut g, 2, MoveTemplar { to: T::Bordeaux });
@@ -340,7 +343,7 @@ fn sc09_leon_moves_through_lyon_and_bordeaux_to_paris_and_swaps_paris_with_coeln
         .map(|with| ExchangeEdict { with })
         .collect();
     expected.push(Decline);
-    assert_eq!(legal(&g, 2), expected);
+    assert_eq!(legal_actions(&g, 2), expected);
     act(&mut g, 2, ExchangeEdict { with: C::Coeln });
     assert_eq!(g.edict_on(EdictSpace::E2b), Some(C::Paris), "Paris is evaluated in shipping round 2");
     assert_eq!(g.edict_on(EdictSpace::E3a), Some(C::Coeln));
@@ -440,7 +443,7 @@ fn sc13_three_green_steps_give_three_card_phases_and_the_first_player_enters_the
     assert!(last.contains(&Event::ShippingRound { round: 1 }));
     assert_eq!(g.pope, space("S2"));
     assert_eq!(g.first, Seat(0));
-    assert_eq!(legal(&g, 0), vec![MovePope { to: space("L2G1") }, MovePope { to: space("L2R1") }]);
+    assert_eq!(legal_actions(&g, 0), vec![MovePope { to: space("L2G1") }, MovePope { to: space("L2R1") }]);
     // The rulebook's picture: the new round starts on the red flag.
     act(&mut g, 0, MovePope { to: space("L2R1") });
     assert_eq!(g.pope, space("L2R1"));
@@ -488,7 +491,7 @@ fn sc14_london_is_the_seventh_city() {
     end_with_london(&mut g);
     set_city(&mut g, C::London, Tile::T4, &[3, 1, 2]);
     let events = final_scoring(&mut g);
-    assert!(events.contains(&Event::SeventhCity { city: C::London, winner: Some(Seat(0)), vp: vec![3, 0, 1] }));
+    assert!(events.contains(&Event::SeventhCity { city: C::London, winner: Some(Seat(0)), vp: BySeat(vec![3, 0, 1]) }));
     assert_eq!(g.players[Seat(0)].vp.get(&VpSource::SeventhCityMajority), Some(&2));
     assert_eq!(g.players[Seat(0)].edicts, vec![C::London]);
     assert_eq!(knights(&g, C::London), vec![3, 1, 2], "the knights stay on London");
@@ -520,12 +523,12 @@ fn sc15_final_scoring_ends_kirsten_34_lukas_28_leon_25() {
     g.players[Seat(2)].mission = Mission::M8;
     g.boxed_missions = vec![Mission::M2, Mission::M3, Mission::M4];
     let events = final_scoring(&mut g);
-    assert!(events.contains(&Event::SeventhCity { city: C::London, winner: Some(Seat(1)), vp: vec![0, 3, 1] }));
-    assert!(events.contains(&Event::GoldScored { vp: vec![3, 2, 2] }));
+    assert!(events.contains(&Event::SeventhCity { city: C::London, winner: Some(Seat(1)), vp: BySeat(vec![0, 3, 1]) }));
+    assert!(events.contains(&Event::GoldScored { vp: BySeat(vec![3, 2, 2]) }));
     let missions: Vec<(Mission, Vec<u32>)> = events
         .iter()
         .filter_map(|e| match e {
-            Event::MissionScored { mission, vp } => Some((*mission, vp.clone())),
+            Event::MissionScored { mission, vp } => Some((*mission, vp.0.clone())),
             _ => None,
         })
         .collect();
@@ -577,12 +580,12 @@ fn sc16_the_leader_marker_is_passed_twice_and_accepted_automatically() {
     let supply_a = g.players[Seat(0)].supply;
     let supply_c = g.players[Seat(2)].supply;
     assert_eq!(
-        legal(&g, 0),
+        legal_actions(&g, 0),
         vec![Decline, PassLeader { to: Seat(1) }, PassLeader { to: Seat(2) }, PassLeader { to: Seat(3) }]
     );
     act(&mut g, 0, PassLeader { to: Seat(2) });
     assert_eq!(
-        legal(&g, 2),
+        legal_actions(&g, 2),
         vec![Accept, PassLeader { to: Seat(0) }, PassLeader { to: Seat(1) }, PassLeader { to: Seat(3) }]
     );
     let events = act(&mut g, 2, PassLeader { to: Seat(1) });
@@ -608,7 +611,7 @@ fn sc17_the_second_player_asked_vetoes_the_edict_exchange() {
     let supply = g.players[Seat(1)].supply;
     act(&mut g, 2, ExchangeEdict { with: C::Coeln });
     assert_eq!(g.to_act(), seats(&[0]), "asked clockwise from the mover: seat 0 first");
-    assert_eq!(legal(&g, 0), vec![Allow, Veto]);
+    assert_eq!(legal_actions(&g, 0), vec![Allow, Veto]);
     act(&mut g, 0, Allow);
     assert_eq!(g.to_act(), seats(&[1]));
     act(&mut g, 1, Veto);
@@ -643,7 +646,7 @@ fn sc18a_taxes_take_two_more_gold_once() {
     choose(&mut g, &[1, 6, 6]);
     act(&mut g, 0, TakeGold { territory: T::Paris });
     assert_eq!(g.gold_at(T::Paris), 2);
-    assert_eq!(legal(&g, 0), vec![Taxes { territory: T::Paris }, Taxes { territory: T::Roma }, Decline]);
+    assert_eq!(legal_actions(&g, 0), vec![Taxes { territory: T::Paris }, Taxes { territory: T::Roma }, Decline]);
     act(&mut g, 0, Taxes { territory: T::Paris });
     assert_eq!(g.players[Seat(0)].gold, 10);
     assert_eq!(g.gold_at(T::Paris), 0);
@@ -664,9 +667,9 @@ fn sc18b_new_chance_is_offered_twice_per_card_action() {
     act(&mut g, 0, ChooseCity { city: C::Venezia });
     g.rng = rng_tossing(&[Toss::Blank, Toss::Blank, Toss::Blank]);
     act(&mut g, 0, Toss);
-    assert_eq!(legal(&g, 0), vec![NewChance, Decline]);
+    assert_eq!(legal_actions(&g, 0), vec![NewChance, Decline]);
     act(&mut g, 0, NewChance);
-    assert_eq!(legal(&g, 0), vec![NewChance, Decline]);
+    assert_eq!(legal_actions(&g, 0), vec![NewChance, Decline]);
     let events = act(&mut g, 0, NewChance);
     assert!(events.contains(&Event::Tossed { seat: Seat(0), result: Toss::Blank, paid: 0 }));
     assert_eq!(
@@ -689,7 +692,7 @@ fn a_safe_move_on_a_red_flag_removes_a_knight_where_the_templar_stops() {
     act(&mut g, 0, ChooseTemplar { territory: T::Napoli });
     act(&mut g, 0, MoveTemplar { to: T::Roma });
     act(&mut g, 0, Stop);
-    assert_eq!(legal(&g, 0), vec![RemoveKnight { city: C::Roma, owner: Seat(1) }, Decline]);
+    assert_eq!(legal_actions(&g, 0), vec![RemoveKnight { city: C::Roma, owner: Seat(1) }, Decline]);
     act(&mut g, 0, RemoveKnight { city: C::Roma, owner: Seat(1) });
     assert_eq!(knights(&g, C::Roma), vec![0, 1, 0]);
     assert_eq!(temples(&g), vec![0, 1, 0]);
@@ -726,11 +729,11 @@ fn the_penalised_risky_move_takes_one_gold_from_one_entered_territory_then_sacri
     act(&mut g, 0, MoveTemplar { to: T::Roma });
     act(&mut g, 0, MoveTemplar { to: T::Lombardia });
     act(&mut g, 0, Stop);
-    assert_eq!(legal(&g, 0), vec![TakeGold { territory: T::Lombardia }, TakeGold { territory: T::Roma }]);
+    assert_eq!(legal_actions(&g, 0), vec![TakeGold { territory: T::Lombardia }, TakeGold { territory: T::Roma }]);
     act(&mut g, 0, TakeGold { territory: T::Lombardia });
     assert_eq!((g.gold_at(T::Roma), g.gold_at(T::Lombardia)), (3, 1));
     assert_eq!(g.players[Seat(0)].gold, 6);
-    assert_eq!(legal(&g, 0), vec![Sacrifice { city: C::Coeln }, Sacrifice { city: C::Venezia }]);
+    assert_eq!(legal_actions(&g, 0), vec![Sacrifice { city: C::Coeln }, Sacrifice { city: C::Venezia }]);
     act(&mut g, 0, Sacrifice { city: C::Venezia });
     assert_eq!(temples(&g), vec![1, 0, 0]);
 }
@@ -740,7 +743,7 @@ fn setup_places_at_most_two_own_knights_per_city() {
     let mut g = base(3, 0, EDICTS);
     g.step = Step::SetupKnight { placed: 0 };
     set_city(&mut g, C::Coeln, Tile::T1, &[2, 0, 0]);
-    assert!(!legal(&g, 0).contains(&SetupKnight { city: C::Coeln }));
-    assert!(legal(&g, 0).contains(&SetupKnight { city: C::Venezia }));
-    assert!(!legal(&g, 0).contains(&SetupKnight { city: C::Barcelona }), "Barcelona's edict is boxed");
+    assert!(!legal_actions(&g, 0).contains(&SetupKnight { city: C::Coeln }));
+    assert!(legal_actions(&g, 0).contains(&SetupKnight { city: C::Venezia }));
+    assert!(!legal_actions(&g, 0).contains(&SetupKnight { city: C::Barcelona }), "Barcelona's edict is boxed");
 }

@@ -3,22 +3,22 @@
 
 use super::Events;
 use crate::action::Action;
-use crate::event::Event as TjEvent;
+use crate::event::Event;
 use crate::state::{CardPhase, GoldTake, MoveKind, Prompt, Step, TemplarsJourney};
-use game_core::{BySeat, Event, Seat};
+use game_core::{BySeat, Seat};
 
 /// The type of a card: 0 collect gold (1, 2), 1 place knights (3, 4), 2 move a Templar (5, 6).
-pub fn card_type(card: u8) -> usize {
+pub(crate) fn card_type(card: u8) -> usize {
     usize::from(card.saturating_sub(1) / 2).min(2)
 }
 
 /// Whether `card` is the RISKY card of its type.
-pub fn is_risky(card: u8) -> bool {
+pub(crate) fn is_risky(card: u8) -> bool {
     matches!(card, 2 | 4 | 5)
 }
 
 /// How many cards of one type trigger the penalty at a table of `players`.
-pub fn penalty_threshold(players: usize) -> usize {
+pub(crate) fn penalty_threshold(players: usize) -> usize {
     if players <= 3 {
         2
     } else {
@@ -26,14 +26,14 @@ pub fn penalty_threshold(players: usize) -> usize {
     }
 }
 
-/// Which seats are penalised for the cards played (indexed by seat).
-pub fn penalties(cards: &[u8]) -> Vec<bool> {
+/// Which seats are penalised for the cards played.
+pub(crate) fn penalties(cards: &BySeat<u8>) -> BySeat<bool> {
     let mut counts = [0usize; 3];
-    for &c in cards {
+    for &c in &cards.0 {
         counts[card_type(c)] += 1;
     }
     let threshold = penalty_threshold(cards.len());
-    cards.iter().map(|&c| is_risky(c) && counts[card_type(c)] >= threshold).collect()
+    cards.map(|_, &c| is_risky(c) && counts[card_type(c)] >= threshold)
 }
 
 impl TemplarsJourney {
@@ -52,8 +52,8 @@ impl TemplarsJourney {
         if let Some(slot) = chosen.0.get_mut(seat.index()) {
             *slot = Some(*card);
         }
-        events.push(Event::public(TjEvent::CardChosen { seat }));
-        events.push(Event::private(seat, TjEvent::CardChosenSecret { seat, card: *card }));
+        events.push(game_core::Event::public(Event::CardChosen { seat }));
+        events.push(game_core::Event::private(seat, Event::CardChosenSecret { seat, card: *card }));
         let all: Option<Vec<u8>> = chosen.0.iter().copied().collect();
         if let Some(cards) = all {
             self.reveal(BySeat(cards), events);
@@ -61,10 +61,10 @@ impl TemplarsJourney {
     }
 
     fn reveal(&mut self, cards: BySeat<u8>, events: &mut Events) {
-        let penalised = BySeat(penalties(&cards.0));
+        let penalised = penalties(&cards);
         let order = self.resolution_order(&cards);
-        events.push(Event::public(TjEvent::CardsRevealed {
-            cards: cards.0.clone(),
+        events.push(game_core::Event::public(Event::CardsRevealed {
+            cards: cards.clone(),
             penalised: penalised.iter().filter(|(_, p)| **p).map(|(s, _)| s).collect(),
             order: order.clone(),
         }));
@@ -81,13 +81,13 @@ impl TemplarsJourney {
             Some((seat, *phase.cards.get(seat)?, *phase.penalised.get(seat)?))
         });
         let Some((seat, card, penalty)) = next else {
-            let n = self.player_count();
+            let n = self.players.len();
             self.first = self.first.next(n, 1);
-            events.push(Event::public(TjEvent::MarkerPassed { to: self.first }));
+            events.push(game_core::Event::public(Event::MarkerPassed { to: self.first }));
             self.begin_action();
             return;
         };
-        events.push(Event::public(TjEvent::CardActionStarted { seat, card, penalty }));
+        events.push(game_core::Event::public(Event::CardActionStarted { seat, card, penalty }));
         let prompt = match (card, penalty) {
             (1, _) => Prompt::GoldSource { take: GoldTake::Safe },
             (2, false) => Prompt::GoldSource { take: GoldTake::Risky },

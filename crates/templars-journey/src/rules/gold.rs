@@ -3,9 +3,9 @@
 
 use super::Events;
 use crate::action::Action;
-use crate::event::{Event as TjEvent, Favour, GoldCause};
+use crate::event::{Event, Favour, GoldCause};
 use crate::state::{GoldTake, Prompt, Step, TemplarsJourney};
-use game_core::{Event, Seat};
+use game_core::Seat;
 
 /// Temple knights the Taxes favour costs.
 pub(crate) const TAXES_COST: u32 = 2;
@@ -13,7 +13,7 @@ pub(crate) const TAXES_COST: u32 = 2;
 const TAXES_GOLD: u32 = 2;
 
 impl TemplarsJourney {
-    pub(super) fn gold_source_options(&self, seat: Seat, _take: GoldTake) -> Vec<Action> {
+    pub(super) fn gold_source_options(&self, seat: Seat) -> Vec<Action> {
         self.reach(seat)
             .into_iter()
             .filter(|t| self.gold_at(*t) > 0)
@@ -30,7 +30,12 @@ impl TemplarsJourney {
                 GoldTake::Risky => GoldCause::CollectRisky,
                 GoldTake::Penalty => GoldCause::CollectPenalty,
             };
-            events.push(Event::public(TjEvent::GoldTaken { seat: actor, territory: *territory, amount, cause }));
+            events.push(game_core::Event::public(Event::GoldTaken {
+                seat: actor,
+                territory: *territory,
+                amount,
+                cause,
+            }));
         }
         self.after_gold_take(actor, take);
     }
@@ -57,9 +62,13 @@ impl TemplarsJourney {
     pub(super) fn do_taxes(&mut self, actor: Seat, penalty: bool, action: &Action, events: &mut Events) {
         if let Action::Taxes { territory } = action {
             self.pay_favour(actor, TAXES_COST);
-            events.push(Event::public(TjEvent::FavourUsed { seat: actor, favour: Favour::Taxes, cost: TAXES_COST }));
+            events.push(game_core::Event::public(Event::FavourUsed {
+                seat: actor,
+                favour: Favour::Taxes,
+                cost: TAXES_COST,
+            }));
             let amount = self.take_gold(actor, *territory, TAXES_GOLD);
-            events.push(Event::public(TjEvent::GoldTaken {
+            events.push(game_core::Event::public(Event::GoldTaken {
                 seat: actor,
                 territory: *territory,
                 amount,
@@ -80,7 +89,7 @@ impl TemplarsJourney {
     pub(super) fn do_sacrifice(&mut self, actor: Seat, action: &Action, events: &mut Events) {
         if let Action::Sacrifice { city } = action {
             self.knight_to_temple(*city, actor);
-            events.push(Event::public(TjEvent::Sacrificed { seat: actor, city: *city }));
+            events.push(game_core::Event::public(Event::Sacrificed { seat: actor, city: *city }));
         }
         self.finish_card_action(events);
     }

@@ -1,5 +1,6 @@
-//! The rules as a state machine: who acts, what they may do at each decision point, how each
-//! step applies, and the automatic steps that run up to the next decision point.
+//! The rules as a state machine: who acts ([`to_act`]), what they may do at each decision point
+//! ([`legal_actions`]), how each step applies ([`apply`]), and the automatic steps that run up to
+//! the next decision point.
 //!
 //! One file per phase: `setup_phase` (D1, D2), `pope` (A1 to A4: D3 to D7), `cards` (D8, the
 //! reveal, resolution order, A8), `gold` (D9 to D11), `place` (D12 to D19), `movement` (D20 to
@@ -13,40 +14,57 @@ mod pope;
 mod setup_phase;
 mod shipping;
 
+pub(crate) use cards::penalties;
+pub(crate) use movement::MOVE_STEPS;
+pub(crate) use place::{NEW_CHANCE_LIMIT, RISKY_LIMIT, SAFE_SPEND_LIMIT};
+
 use crate::action::Action;
-use crate::event::Event as TjEvent;
+use crate::event::Event;
 use crate::state::{Prompt, Step, TemplarsJourney};
-use game_core::{Event, Seat};
+use game_core::{RuleError, Seat};
 
 /// Events collected while applying one action.
-pub(crate) type Events = Vec<Event<TjEvent>>;
+pub(crate) type Events = Vec<game_core::Event<Event>>;
+
+/// The seats the game waits for (`Game::to_act`).
+pub(crate) fn to_act(game: &TemplarsJourney) -> Vec<Seat> {
+    let n = game.players.len();
+    match &game.step {
+        Step::SetupKnight { placed } | Step::SetupTemplar { placed } => vec![game.first.next(n, *placed)],
+        Step::PopeStep | Step::GreenFlag | Step::RedFlag => vec![game.first],
+        Step::Leader { holder, .. } => vec![*holder],
+        Step::ChooseCards { chosen } => chosen.iter().filter(|(_, c)| c.is_none()).map(|(s, _)| s).collect(),
+        Step::Card { prompt: Prompt::Veto { asked, .. }, .. } => vec![*asked],
+        Step::Card { seat, .. } => vec![*seat],
+        Step::GameOver => Vec::new(),
+    }
+}
+
+/// The legal actions of `seat` now, empty if the game does not wait for it (`Game::legal_actions`).
+pub(crate) fn legal_actions(game: &TemplarsJourney, seat: Seat) -> Vec<Action> {
+    if !to_act(game).contains(&seat) {
+        return Vec::new();
+    }
+    match &game.step {
+        Step::ChooseCards { .. } => (1..=6).map(|card| Action::ChooseCard { card }).collect(),
+        _ => game.options(seat),
+    }
+}
+
+/// Validates `action` against the legal list, applies it and runs every automatic step up to the
+/// next decision point (`Game::apply`).
+///
+/// # Errors
+/// The [`RuleError`] of [`RuleError::check`]; the state is then unchanged.
+pub(crate) fn apply(game: &mut TemplarsJourney, seat: Seat, action: &Action) -> Result<Events, RuleError> {
+    RuleError::check(game, seat, action)?;
+    let mut events = Vec::new();
+    game.perform(seat, action, false, &mut events);
+    game.settle(&mut events);
+    Ok(events)
+}
 
 impl TemplarsJourney {
-    /// The seats the game waits for.
-    pub fn waiting_for(&self) -> Vec<Seat> {
-        let n = self.player_count();
-        match &self.step {
-            Step::SetupKnight { placed } | Step::SetupTemplar { placed } => vec![self.first.next(n, *placed)],
-            Step::PopeStep | Step::GreenFlag | Step::RedFlag => vec![self.first],
-            Step::Leader { holder, .. } => vec![*holder],
-            Step::ChooseCards { chosen } => chosen.iter().filter(|(_, c)| c.is_none()).map(|(s, _)| s).collect(),
-            Step::Card { prompt: Prompt::Veto { asked, .. }, .. } => vec![*asked],
-            Step::Card { seat, .. } => vec![*seat],
-            Step::GameOver => Vec::new(),
-        }
-    }
-
-    /// The legal actions of `seat` now (empty if the game does not wait for it).
-    pub fn legal(&self, seat: Seat) -> Vec<Action> {
-        if !self.waiting_for().contains(&seat) {
-            return Vec::new();
-        }
-        match &self.step {
-            Step::ChooseCards { .. } => (1..=6).map(|card| Action::ChooseCard { card }).collect(),
-            _ => self.options(seat),
-        }
-    }
-
     /// The options of the single player the current decision point asks.
     fn options(&self, seat: Seat) -> Vec<Action> {
         match &self.step {
@@ -63,7 +81,7 @@ impl TemplarsJourney {
 
     fn card_options(&self, seat: Seat, prompt: &Prompt) -> Vec<Action> {
         match prompt {
-            Prompt::GoldSource { take } => self.gold_source_options(seat, *take),
+            Prompt::GoldSource { .. } => self.gold_source_options(seat),
             Prompt::Taxes { .. } => self.taxes_options(seat),
             Prompt::Sacrifice => self.sacrifice_options(seat),
             Prompt::SafeCity => self.safe_city_options(seat),
@@ -100,8 +118,8 @@ impl TemplarsJourney {
     }
 
     /// Applies a legal `action` of `seat`. `auto` marks a step the engine took because it was
-    /// the only possibility. The caller has validated the action against [`Self::legal`].
-    pub(crate) fn perform(&mut self, seat: Seat, action: &Action, auto: bool, events: &mut Events) {
+    /// the only possibility. The caller has validated the action against [`legal_actions`].
+    fn perform(&mut self, seat: Seat, action: &Action, auto: bool, events: &mut Events) {
         match self.step.clone() {
             Step::SetupKnight { placed } => self.do_setup_knight(seat, placed, action, events),
             Step::SetupTemplar { placed } => self.do_setup_templar(seat, placed, action, events),
@@ -153,21 +171,21 @@ impl TemplarsJourney {
         };
         match prompt {
             Prompt::GoldSource { take } => {
-                events.push(Event::public(TjEvent::Forfeited {
+                events.push(game_core::Event::public(Event::Forfeited {
                     seat,
                     what: "the gold take: no gold within reach".into(),
                 }));
                 self.after_gold_take(actor, take);
             }
             Prompt::Sacrifice => {
-                events.push(Event::public(TjEvent::Forfeited {
+                events.push(game_core::Event::public(Event::Forfeited {
                     seat,
                     what: "the sacrifice: no own knight in any city".into(),
                 }));
                 self.finish_card_action(events);
             }
             Prompt::PenaltyGold { .. } => {
-                events.push(Event::public(TjEvent::Forfeited {
+                events.push(game_core::Event::public(Event::Forfeited {
                     seat,
                     what: "the gold of the penalised move: none in the territories entered".into(),
                 }));
@@ -192,7 +210,7 @@ impl TemplarsJourney {
             }
             _ => return,
         };
-        events.push(Event::public(TjEvent::Forfeited { seat, what }));
+        events.push(game_core::Event::public(Event::Forfeited { seat, what }));
     }
 
     /// Runs every automatic step up to the next decision point that needs a real choice.
@@ -214,7 +232,7 @@ impl TemplarsJourney {
                 }
                 _ => {}
             }
-            let Some(&seat) = self.waiting_for().first() else { return };
+            let Some(&seat) = to_act(self).first() else { return };
             let options = self.options(seat);
             match options.as_slice() {
                 [] => self.forfeit(seat, events),

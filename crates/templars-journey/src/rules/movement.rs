@@ -5,9 +5,9 @@
 use super::Events;
 use crate::action::Action;
 use crate::board::{City, EdictSpace, Flag, Territory};
-use crate::event::{Event as TjEvent, Favour, GoldCause, PlaceCause, RemoveCause};
+use crate::event::{Event, Favour, GoldCause, PlaceCause, RemoveCause};
 use crate::state::{MoveKind, Prompt, Step, TemplarsJourney};
-use game_core::{Event, Seat};
+use game_core::Seat;
 
 /// Most steps of one move.
 pub(crate) const MOVE_STEPS: u32 = 3;
@@ -60,12 +60,12 @@ impl TemplarsJourney {
             if let Some(slot) = self.players[actor].templars.get_mut(templar) {
                 let from = *slot;
                 *slot = *to;
-                events.push(Event::public(TjEvent::TemplarMoved { seat: actor, from, to: *to }));
+                events.push(game_core::Event::public(Event::TemplarMoved { seat: actor, from, to: *to }));
             }
             if kind == MoveKind::Risky {
                 let amount = self.take_gold(actor, *to, 1);
                 if amount > 0 {
-                    events.push(Event::public(TjEvent::GoldTaken {
+                    events.push(game_core::Event::public(Event::GoldTaken {
                         seat: actor,
                         territory: *to,
                         amount,
@@ -115,11 +115,15 @@ impl TemplarsJourney {
         match action {
             Action::PlaceKnight { .. } => {
                 self.knight_from_supply(city, actor);
-                events.push(Event::public(TjEvent::KnightPlaced { seat: actor, city, cause: PlaceCause::SafeMove }));
+                events.push(game_core::Event::public(Event::KnightPlaced {
+                    seat: actor,
+                    city,
+                    cause: PlaceCause::SafeMove,
+                }));
             }
             Action::RemoveKnight { owner, .. } => {
                 self.knight_to_temple(city, *owner);
-                events.push(Event::public(TjEvent::KnightRemoved {
+                events.push(game_core::Event::public(Event::KnightRemoved {
                     by: actor,
                     owner: *owner,
                     city,
@@ -147,8 +151,8 @@ impl TemplarsJourney {
             self.finish_card_action(events);
             return;
         };
-        events.push(Event::public(TjEvent::ExchangeAttempted { seat: actor, edict: city, with: *with }));
-        let n = self.player_count();
+        events.push(game_core::Event::public(Event::ExchangeAttempted { seat: actor, edict: city, with: *with }));
+        let n = self.players.len();
         let mut eligible: Vec<Seat> =
             (1..n).map(|k| actor.next(n, k)).filter(|s| self.players[*s].temple >= VETO_COST).collect();
         if eligible.is_empty() {
@@ -174,12 +178,16 @@ impl TemplarsJourney {
     ) {
         if *action == Action::Veto {
             self.pay_favour(asked, VETO_COST);
-            events.push(Event::public(TjEvent::FavourUsed { seat: asked, favour: Favour::Veto, cost: VETO_COST }));
-            events.push(Event::public(TjEvent::ExchangeVetoed { by: asked }));
+            events.push(game_core::Event::public(Event::FavourUsed {
+                seat: asked,
+                favour: Favour::Veto,
+                cost: VETO_COST,
+            }));
+            events.push(game_core::Event::public(Event::ExchangeVetoed { by: asked }));
             self.finish_card_action(events);
             return;
         }
-        events.push(Event::public(TjEvent::ExchangeAllowed { seat: asked }));
+        events.push(game_core::Event::public(Event::ExchangeAllowed { seat: asked }));
         if later.is_empty() {
             self.swap_edicts(city, target, events);
             self.finish_card_action(events);
@@ -192,7 +200,7 @@ impl TemplarsJourney {
     fn swap_edicts(&mut self, a: City, b: City, events: &mut Events) {
         let (Some(sa), Some(sb)) = (self.space_of(a), self.space_of(b)) else { return };
         self.edict_spaces.swap(sa.index(), sb.index());
-        events.push(Event::public(TjEvent::EdictsExchanged { a: (a, sb), b: (b, sa) }));
+        events.push(game_core::Event::public(Event::EdictsExchanged { a: (a, sb), b: (b, sa) }));
     }
 
     pub(super) fn penalty_gold_options(&self, entered: &[Territory]) -> Vec<Action> {
@@ -205,7 +213,7 @@ impl TemplarsJourney {
     pub(super) fn do_penalty_gold(&mut self, actor: Seat, action: &Action, events: &mut Events) {
         if let Action::TakeGold { territory } = action {
             let amount = self.take_gold(actor, *territory, 1);
-            events.push(Event::public(TjEvent::GoldTaken {
+            events.push(game_core::Event::public(Event::GoldTaken {
                 seat: actor,
                 territory: *territory,
                 amount,

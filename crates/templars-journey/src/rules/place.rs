@@ -5,9 +5,9 @@
 use super::Events;
 use crate::action::Action;
 use crate::board::City;
-use crate::event::{Event as TjEvent, Favour, PlaceCause, RemoveCause, Toss};
+use crate::event::{Event, Favour, PlaceCause, RemoveCause, Toss};
 use crate::state::{Prompt, Step, TemplarsJourney};
-use game_core::{Event, Seat};
+use game_core::Seat;
 
 /// Most gold a Place-knights SAFE action may spend.
 pub(crate) const SAFE_SPEND_LIMIT: u32 = 6;
@@ -61,7 +61,7 @@ impl TemplarsJourney {
 
     pub(super) fn do_safe_city(&mut self, actor: Seat, action: &Action, events: &mut Events) {
         if let Action::ChooseCity { city } = action {
-            events.push(Event::public(TjEvent::CityChosen { seat: actor, city: *city }));
+            events.push(game_core::Event::public(Event::CityChosen { seat: actor, city: *city }));
             self.step = Step::Card { seat: actor, prompt: Prompt::SafeStep { city: *city, spent: 0, chances: 0 } };
         } else {
             self.finish_card_action(events);
@@ -81,13 +81,17 @@ impl TemplarsJourney {
             Action::PlaceKnight { .. } => {
                 self.pay(actor, KNIGHT_PRICE);
                 self.knight_from_supply(city, actor);
-                events.push(Event::public(TjEvent::KnightPlaced { seat: actor, city, cause: PlaceCause::Paid }));
+                events.push(game_core::Event::public(Event::KnightPlaced {
+                    seat: actor,
+                    city,
+                    cause: PlaceCause::Paid,
+                }));
                 spent + KNIGHT_PRICE
             }
             Action::RemoveKnight { owner, .. } => {
                 self.pay(actor, KNIGHT_PRICE);
                 self.knight_to_temple(city, *owner);
-                events.push(Event::public(TjEvent::KnightRemoved {
+                events.push(game_core::Event::public(Event::KnightRemoved {
                     by: actor,
                     owner: *owner,
                     city,
@@ -111,7 +115,7 @@ impl TemplarsJourney {
     /// Throws the chance marker (one RNG draw) and moves to what the result allows.
     fn toss(&mut self, actor: Seat, city: City, spent: u32, chances: u32, paid: u32, events: &mut Events) {
         let result = if self.rng.coin() { Toss::Cross } else { Toss::Blank };
-        events.push(Event::public(TjEvent::Tossed { seat: actor, result, paid }));
+        events.push(game_core::Event::public(Event::Tossed { seat: actor, result, paid }));
         let prompt = match result {
             Toss::Cross => Prompt::CrossResult { city, spent, chances },
             Toss::Blank if self.players[actor].temple >= 1 && chances < NEW_CHANCE_LIMIT => {
@@ -144,11 +148,15 @@ impl TemplarsJourney {
         match action {
             Action::PlaceKnight { .. } => {
                 self.knight_from_supply(city, actor);
-                events.push(Event::public(TjEvent::KnightPlaced { seat: actor, city, cause: PlaceCause::Cross }));
+                events.push(game_core::Event::public(Event::KnightPlaced {
+                    seat: actor,
+                    city,
+                    cause: PlaceCause::Cross,
+                }));
             }
             Action::RemoveKnight { owner, .. } => {
                 self.knight_to_temple(city, *owner);
-                events.push(Event::public(TjEvent::KnightRemoved {
+                events.push(game_core::Event::public(Event::KnightRemoved {
                     by: actor,
                     owner: *owner,
                     city,
@@ -171,7 +179,11 @@ impl TemplarsJourney {
     ) {
         if *action == Action::NewChance {
             self.pay_favour(actor, 1);
-            events.push(Event::public(TjEvent::FavourUsed { seat: actor, favour: Favour::NewChance, cost: 1 }));
+            events.push(game_core::Event::public(Event::FavourUsed {
+                seat: actor,
+                favour: Favour::NewChance,
+                cost: 1,
+            }));
             self.toss(actor, city, spent, chances + 1, 0, events);
         } else {
             self.step = Step::Card { seat: actor, prompt: Prompt::SafeStep { city, spent, chances } };
@@ -196,7 +208,7 @@ impl TemplarsJourney {
 
     pub(super) fn do_risky_city(&mut self, actor: Seat, action: &Action, events: &mut Events) {
         if let Action::ChooseCity { city } = action {
-            events.push(Event::public(TjEvent::CityChosen { seat: actor, city: *city }));
+            events.push(game_core::Event::public(Event::CityChosen { seat: actor, city: *city }));
             self.step = Step::Card { seat: actor, prompt: Prompt::RiskyStep { city: *city, done: 0 } };
         } else {
             self.finish_card_action(events);
@@ -218,7 +230,7 @@ impl TemplarsJourney {
             self.pay(actor, KNIGHT_PRICE);
             self.knight_to_temple(city, *owner);
             self.knight_from_supply(city, actor);
-            events.push(Event::public(TjEvent::KnightExchanged { by: actor, owner: *owner, city }));
+            events.push(game_core::Event::public(Event::KnightExchanged { by: actor, owner: *owner, city }));
             self.step = Step::Card { seat: actor, prompt: Prompt::RiskyStep { city, done: done + 1 } };
         } else {
             self.finish_card_action(events);
@@ -234,7 +246,7 @@ impl TemplarsJourney {
 
     pub(super) fn do_penalty_city(&mut self, actor: Seat, action: &Action, events: &mut Events) {
         if let Action::ChooseCity { city } = action {
-            events.push(Event::public(TjEvent::CityChosen { seat: actor, city: *city }));
+            events.push(game_core::Event::public(Event::CityChosen { seat: actor, city: *city }));
             self.step = Step::Card { seat: actor, prompt: Prompt::PenaltyStep { city: *city, done: 0 } };
         } else {
             self.step = Step::Card { seat: actor, prompt: Prompt::Sacrifice };
@@ -254,7 +266,7 @@ impl TemplarsJourney {
         if let Action::RemoveKnight { owner, .. } = action {
             self.pay(actor, KNIGHT_PRICE);
             self.knight_to_temple(city, *owner);
-            events.push(Event::public(TjEvent::KnightRemoved {
+            events.push(game_core::Event::public(Event::KnightRemoved {
                 by: actor,
                 owner: *owner,
                 city,

@@ -4,9 +4,9 @@
 use super::Events;
 use crate::action::Action;
 use crate::board::{Flag, Space, Spot};
-use crate::event::{Event as TjEvent, Favour, PlaceCause, RemoveCause};
+use crate::event::{Event, Favour, PlaceCause, RemoveCause};
 use crate::state::{Step, TemplarsJourney};
-use game_core::{BySeat, Event, Seat};
+use game_core::{BySeat, Seat};
 
 /// Temple knights the Leader favour costs.
 pub(crate) const LEADER_COST: u32 = 3;
@@ -28,7 +28,7 @@ impl TemplarsJourney {
     /// Moves the Pope and starts what the new space calls for.
     pub(super) fn move_pope(&mut self, to: Space, forced: bool, events: &mut Events) {
         self.pope = to;
-        events.push(Event::public(TjEvent::PopeMoved { seat: self.first, to, forced }));
+        events.push(game_core::Event::public(Event::PopeMoved { seat: self.first, to, forced }));
         match (to.spot, to.flag()) {
             (Spot::Harbour, _) => self.shipping_round(to.leg, events),
             (_, Some(Flag::Green)) => self.step = Step::GreenFlag,
@@ -67,11 +67,15 @@ impl TemplarsJourney {
         match action {
             Action::PlaceKnight { city } => {
                 self.knight_from_supply(*city, seat);
-                events.push(Event::public(TjEvent::KnightPlaced { seat, city: *city, cause: PlaceCause::GreenFlag }));
+                events.push(game_core::Event::public(Event::KnightPlaced {
+                    seat,
+                    city: *city,
+                    cause: PlaceCause::GreenFlag,
+                }));
             }
             Action::RemoveKnight { city, owner } => {
                 self.knight_to_temple(*city, *owner);
-                events.push(Event::public(TjEvent::KnightRemoved {
+                events.push(game_core::Event::public(Event::KnightRemoved {
                     by: seat,
                     owner: *owner,
                     city: *city,
@@ -84,11 +88,11 @@ impl TemplarsJourney {
                     _ => "the red flag action",
                 };
                 let event = if auto {
-                    TjEvent::Forfeited { seat, what: format!("{what}: nothing to do") }
+                    Event::Forfeited { seat, what: format!("{what}: nothing to do") }
                 } else {
-                    TjEvent::Declined { seat, what: what.to_string() }
+                    Event::Declined { seat, what: what.to_string() }
                 };
-                events.push(Event::public(event));
+                events.push(game_core::Event::public(event));
             }
         }
         self.step = Step::Leader { holder: seat, received: false };
@@ -97,7 +101,7 @@ impl TemplarsJourney {
     pub(super) fn leader_options(&self, holder: Seat, received: bool) -> Vec<Action> {
         let mut out = vec![if received { Action::Accept } else { Action::Decline }];
         if self.players[holder].temple >= LEADER_COST {
-            let n = self.player_count();
+            let n = self.players.len();
             out.extend((1..n).map(|k| Action::PassLeader { to: holder.next(n, k) }));
             out.sort_by_key(|a| match a {
                 Action::PassLeader { to } => to.index() + 1,
@@ -111,18 +115,18 @@ impl TemplarsJourney {
         match action {
             Action::PassLeader { to } => {
                 self.pay_favour(holder, LEADER_COST);
-                events.push(Event::public(TjEvent::FavourUsed {
+                events.push(game_core::Event::public(Event::FavourUsed {
                     seat: holder,
                     favour: Favour::Leader,
                     cost: LEADER_COST,
                 }));
-                events.push(Event::public(TjEvent::LeaderPassed { from: holder, to: *to }));
+                events.push(game_core::Event::public(Event::LeaderPassed { from: holder, to: *to }));
                 self.first = *to;
                 self.step = Step::Leader { holder: *to, received: true };
             }
             _ => {
                 if received {
-                    events.push(Event::public(TjEvent::LeaderAccepted { seat: holder }));
+                    events.push(game_core::Event::public(Event::LeaderAccepted { seat: holder }));
                 }
                 self.start_card_choice();
             }
@@ -132,6 +136,6 @@ impl TemplarsJourney {
     /// A5: every player chooses a card, hidden.
     pub(super) fn start_card_choice(&mut self) {
         self.card_phase = None;
-        self.step = Step::ChooseCards { chosen: BySeat(vec![None; self.player_count()]) };
+        self.step = Step::ChooseCards { chosen: BySeat(vec![None; self.players.len()]) };
     }
 }
