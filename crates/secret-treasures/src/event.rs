@@ -45,7 +45,7 @@ pub enum Source {
 /// Something that happened in a game of Templar: The Secret Treasures.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "type")]
-pub enum StEvent {
+pub enum Event {
     /// The start player was drawn.
     StartPlayer { seat: Seat },
     /// A tile was drawn from the bag into a storehouse (setup or The Bells).
@@ -115,63 +115,63 @@ fn ring_name(ring: Ring) -> &'static str {
     Kind::from(ring).name()
 }
 
-impl GameEvent for StEvent {
+impl GameEvent for Event {
     fn describe(&self, names: &SeatNames) -> String {
         let n = |s: &Seat| names.name(*s);
         match self {
-            StEvent::StartPlayer { seat } => format!("{} is the start player", n(seat)),
-            StEvent::TileDrawn { storehouse, tile } => {
+            Event::StartPlayer { seat } => format!("{} is the start player", n(seat)),
+            Event::TileDrawn { storehouse, tile } => {
                 format!("A {} arrived in storehouse {storehouse}", tile.name())
             }
-            StEvent::ChaliceSetAside { storehouse } => {
+            Event::ChaliceSetAside { storehouse } => {
                 format!("A second chalice for storehouse {storehouse} was set aside")
             }
-            StEvent::FirstGamePlacement => {
+            Event::FirstGamePlacement => {
                 "First-game placement: Severus in room 13, Remigius in room 1, Vitus at the main portal".to_string()
             }
-            StEvent::FigurePlaced { seat, figure, room } => {
+            Event::FigurePlaced { seat, figure, room } => {
                 format!("{} placed {} in room {room}", n(seat), figure.name())
             }
-            StEvent::RingsChosen { seat, single } => {
+            Event::RingsChosen { seat, single } => {
                 format!("{} starts with a single {} and two of each other ring", n(seat), ring_name(*single))
             }
-            StEvent::CardChosen { seat } => format!("{} chose a card face down", n(seat)),
-            StEvent::YouChose { seat, card } => format!("{} chose {} face down", n(seat), card.name()),
-            StEvent::CardsRevealed { cards } => {
+            Event::CardChosen { seat } => format!("{} chose a card face down", n(seat)),
+            Event::YouChose { seat, card } => format!("{} chose {} face down", n(seat), card.name()),
+            Event::CardsRevealed { cards } => {
                 let parts: Vec<String> = cards.iter().map(|(s, c)| format!("{} {}", n(s), c.name())).collect();
                 format!("The cards are revealed: {}", parts.join(", "))
             }
-            StEvent::CardPlayed { seat, card } => format!("{} played {}", n(seat), card.name()),
-            StEvent::LeftStorehouse { seat, portal } => {
+            Event::CardPlayed { seat, card } => format!("{} played {}", n(seat), card.name()),
+            Event::LeftStorehouse { seat, portal } => {
                 let p = match portal {
                     Portal::Main => "main",
                     Portal::Side => "side",
                 };
                 format!("{} came back from the harbor to the {p} portal", n(seat))
             }
-            StEvent::TokenMoved { seat, room } => format!("{} moved to room {room}", n(seat)),
-            StEvent::FigureMoved { figure, room } => format!("{} moved to room {room}", figure.name()),
-            StEvent::Stashed { seat, kind, room, area } => match area {
+            Event::TokenMoved { seat, room } => format!("{} moved to room {room}", n(seat)),
+            Event::FigureMoved { figure, room } => format!("{} moved to room {room}", figure.name()),
+            Event::Stashed { seat, kind, room, area } => match area {
                 Some(a) => format!("{} stashed a {} in room {room}, ring area {a}", n(seat), kind.name()),
                 None => format!("{} stashed a {} in room {room}", n(seat), kind.name()),
             },
-            StEvent::PickedUp { seat, owner, ring, room, area } => {
+            Event::PickedUp { seat, owner, ring, room, area } => {
                 format!("{} picked up {}'s {} in room {room}, ring area {area}", n(seat), n(owner), ring_name(*ring))
             }
-            StEvent::RingMoved { seat, owner, ring, room, area } => {
+            Event::RingMoved { seat, owner, ring, room, area } => {
                 format!("{} stashed {}'s {} in room {room}, ring area {area}", n(seat), n(owner), ring_name(*ring))
             }
-            StEvent::TookTiles { seat, storehouse, tiles, received } => {
+            Event::TookTiles { seat, storehouse, tiles, received } => {
                 format!("{} took {} from storehouse {storehouse} and gained {}", n(seat), list(tiles), list(received))
             }
-            StEvent::Delivered { seat, storehouse, tiles, received } => {
+            Event::Delivered { seat, storehouse, tiles, received } => {
                 format!("{} received {} in storehouse {storehouse} and gained {}", n(seat), list(tiles), list(received))
             }
-            StEvent::ChaliceRemoved => "A chalice found no storehouse and left the game".to_string(),
-            StEvent::DoorMoved { seat, from, to } => {
+            Event::ChaliceRemoved => "A chalice found no storehouse and left the game".to_string(),
+            Event::DoorMoved { seat, from, to } => {
                 format!("{} moved the door from {}–{} to {}–{}", n(seat), from[0], from[1], to[0], to[1])
             }
-            StEvent::Scored { seat, points, source } => {
+            Event::Scored { seat, points, source } => {
                 let why = match source {
                     Source::Remigius => "from Remigius",
                     Source::Porticus => "for Porticus",
@@ -180,11 +180,11 @@ impl GameEvent for StEvent {
                 };
                 format!("{} scored {points} {why}", n(seat))
             }
-            StEvent::ScoringBlocked { room } => {
+            Event::ScoringBlocked { room } => {
                 format!("Severus is in room {room}: Remigius scores nothing there")
             }
-            StEvent::TookBackCards { seat, cards } => format!("{} took back {cards} cards", n(seat)),
-            StEvent::EndTriggered { seat, trigger } => match trigger {
+            Event::TookBackCards { seat, cards } => format!("{} took back {cards} cards", n(seat)),
+            Event::EndTriggered { seat, trigger } => match trigger {
                 Trigger::BagEmpty => {
                     format!("{} could not fully replenish the harbor: every player takes one last turn", n(seat))
                 }
@@ -192,13 +192,13 @@ impl GameEvent for StEvent {
                     format!("{} has valuables in all 13 rooms: every player takes one last turn", n(seat))
                 }
             },
-            StEvent::RaphaelRevealed { card } => format!("Raphael revealed {}", card.name()),
-            StEvent::RaphaelShuffled => "Raphael shuffled his cards".to_string(),
-            StEvent::FinalScore { seat, church, rooms, rooms_bonus, total } => format!(
+            Event::RaphaelRevealed { card } => format!("Raphael revealed {}", card.name()),
+            Event::RaphaelShuffled => "Raphael shuffled his cards".to_string(),
+            Event::FinalScore { seat, church, rooms, rooms_bonus, total } => format!(
                 "{} scored {church} for church rings and {rooms_bonus} for {rooms} rooms: {total} in all",
                 n(seat)
             ),
-            StEvent::GameOver { winners } => {
+            Event::GameOver { winners } => {
                 let w: Vec<String> = winners.iter().map(n).collect();
                 format!("The game is over. Winner: {}", w.join(" and "))
             }

@@ -2,14 +2,15 @@
 //! on the `game-core` contract. The map of the crate:
 //!
 //! - [`board`]: the printed components (abbey map, hiding places, harbor, tiles, cards, tables);
-//! - [`state`]: the full game state, hidden parts included, with the RNG inside;
 //! - [`setup`]: the options, and setting up a game (harbor stocking, Raphael's deck);
+//! - [`state`]: the full game state, hidden parts included, with the RNG inside, and its accessors;
+//! - `validate`: the invariants every reachable state keeps, checked when a state is read;
 //! - [`action`]: the small steps players send;
-//! - [`rules`]: who acts, the legal actions, and applying them with every automatic step;
+//! - `rules`: who acts, the legal actions, and applying them with every automatic step;
 //! - [`score`]: Remigius's room scoring, the final scoring and the outcome;
 //! - [`event`]: the game log lines and their audiences;
-//! - [`view`]: what one viewer may see;
-//! - [`game`]: the `Game` implementation, hidden-information scrambling and read-only accessors;
+//! - [`view`]: what one viewer may see, and re-drawing what it may not;
+//! - [`game`]: the `Game` implementation, calling the modules above;
 //! - [`testing`]: building scenario states from explicit parts, for tests.
 
 pub mod action;
@@ -22,11 +23,12 @@ pub mod setup;
 pub mod state;
 #[doc(hidden)]
 pub mod testing;
+mod validate;
 pub mod view;
 
 pub use action::Action;
 pub use board::{Card, Kind, Pieces, Portal, Ring};
-pub use event::StEvent;
+pub use event::Event;
 pub use setup::Options;
 pub use state::{Phase, Place, SecretTreasures, Step};
 pub use view::View;

@@ -2,7 +2,7 @@
 //! harbor stocked from the bag (at most one chalice per storehouse), the door, the figures.
 
 use crate::board::{self, Card, Kind, Pieces, Portal, STOREHOUSES};
-use crate::event::StEvent;
+use crate::event::Event;
 use crate::state::{Phase, Place, Raphael, RoomSpaces, Score, SecretTreasures};
 use game_core::{BySeat, GameRng, OptionKind, OptionSpec, Seat, Seed, SetupError};
 use serde::{Deserialize, Serialize};
@@ -24,7 +24,7 @@ impl Default for Options {
 }
 
 /// The options a lobby can set.
-pub fn option_specs() -> Vec<OptionSpec> {
+pub(crate) fn option_specs() -> Vec<OptionSpec> {
     vec![
         OptionSpec {
             key: "stephanus".into(),
@@ -45,24 +45,27 @@ pub fn option_specs() -> Vec<OptionSpec> {
     ]
 }
 
-/// Test hooks for setup: a fixed start player and fixed first draws from the bag.
-#[doc(hidden)]
+/// Test hooks for setup, set only by [`crate::testing`]: a fixed start player and fixed first
+/// draws from the bag. Real games use the default (none).
 #[derive(Clone, Debug, Default)]
-pub struct SetupHooks {
+pub(crate) struct SetupHooks {
     /// The start player instead of a random one.
-    pub start: Option<Seat>,
+    pub(crate) start: Option<Seat>,
     /// The first tiles drawn from the bag, in order.
-    pub draws: Vec<Kind>,
+    pub(crate) draws: Vec<Kind>,
 }
 
 /// Sets up a game.
 ///
 /// # Errors
 /// [`SetupError`] for a player count outside 2–5, or for leaving Stephanus out with 5 players.
-pub fn setup(players: usize, options: &Options, seed: Seed, hooks: SetupHooks) -> Result<SecretTreasures, SetupError> {
-    if !(2..=5).contains(&players) {
-        return Err(SetupError::PlayerCount { game: "secret-treasures".into(), players, min: 2, max: 5 });
-    }
+pub(crate) fn setup(
+    players: usize,
+    options: &Options,
+    seed: Seed,
+    hooks: SetupHooks,
+) -> Result<SecretTreasures, SetupError> {
+    SetupError::check_players::<SecretTreasures>(players)?;
     if players == 5 && !options.stephanus {
         return Err(SetupError::InvalidOptions { reason: "Stephanus must be in play in a 5-player game".into() });
     }
@@ -71,7 +74,7 @@ pub fn setup(players: usize, options: &Options, seed: Seed, hooks: SetupHooks) -
         Some(s) if s.index() < players => s,
         _ => Seat(rng.below(players) as u8),
     };
-    let mut log = vec![StEvent::StartPlayer { seat: start }];
+    let mut log = vec![Event::StartPlayer { seat: start }];
     let tiles = if players == 2 { board::TILES_TWO_PLAYERS } else { board::TILES };
     let mut game = SecretTreasures {
         options: options.clone(),
@@ -117,7 +120,7 @@ pub fn setup(players: usize, options: &Options, seed: Seed, hooks: SetupHooks) -
         game.severus = Some(13);
         game.remigius = Some(1);
         game.vitus = Some(Place::Portal(Portal::Main));
-        log.push(StEvent::FirstGamePlacement);
+        log.push(Event::FirstGamePlacement);
         game.phase = Phase::ChooseRings { seat: start };
     } else {
         game.phase = Phase::PlaceRemigius { seat: start.next(players, players - 1) };
@@ -133,7 +136,7 @@ pub(crate) fn tile_list(tiles: Pieces) -> Vec<Kind> {
 
 /// Fills S1..S6 in order; a second chalice for a storehouse is set aside and goes back to the bag
 /// as soon as the next tile is placed.
-fn stock_harbor(game: &mut SecretTreasures, log: &mut Vec<StEvent>) {
+fn stock_harbor(game: &mut SecretTreasures, log: &mut Vec<Event>) {
     for (i, capacity) in STOREHOUSES.iter().enumerate() {
         let number = i as u8 + 1;
         let mut aside = 0;
@@ -142,13 +145,13 @@ fn stock_harbor(game: &mut SecretTreasures, log: &mut Vec<StEvent>) {
             let has_chalice = game.storehouses.get(i).is_some_and(|s| s.contains(&Kind::Chalice));
             if tile == Kind::Chalice && has_chalice {
                 aside += 1;
-                log.push(StEvent::ChaliceSetAside { storehouse: number });
+                log.push(Event::ChaliceSetAside { storehouse: number });
                 continue;
             }
             if let Some(s) = game.storehouses.get_mut(i) {
                 s.push(tile);
             }
-            log.push(StEvent::TileDrawn { storehouse: number, tile });
+            log.push(Event::TileDrawn { storehouse: number, tile });
             game.bag.extend(std::iter::repeat_n(Kind::Chalice, aside));
             aside = 0;
         }

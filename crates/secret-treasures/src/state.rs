@@ -1,9 +1,11 @@
 //! The full game state: plain serde data, with the seeded RNG inside. Every hidden thing (hands,
 //! buried piles, round-1 choices, the bag, Raphael's deck, the RNG) lives here; views filter it.
+//! Reading a state from JSON checks its invariants (`validate`) before it can be used.
 
 use crate::board::{self, Card, Kind, Pieces, Portal, Ring, LAYOUT};
+use crate::event::Event;
 use crate::setup::Options;
-use game_core::{BySeat, GameRng, Seat};
+use game_core::{BySeat, Game, GameRng, Seat};
 use serde::{Deserialize, Serialize};
 
 /// Where a player token, or Vitus, stands.
@@ -235,6 +237,7 @@ impl Raphael {
 
 /// A game of Templar: The Secret Treasures.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct SecretTreasures {
     pub(crate) options: Options,
     pub(crate) players: u8,
@@ -265,36 +268,25 @@ pub struct SecretTreasures {
     pub(crate) removed: Pieces,
     pub(crate) scores: BySeat<Score>,
     pub(crate) raphael: Option<Raphael>,
-    /// Test hook: the next draws from the bag, in order (empty in real games).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// Test hook, set only by [`crate::testing`]: the next draws from the bag, in order. Never
+    /// serialised, so a state read from JSON cannot script the bag, and real games (where it is
+    /// always empty) hash as before.
+    #[serde(skip)]
     pub(crate) forced_draws: Vec<Kind>,
     /// What setup did, for the log.
-    pub(crate) setup_log: Vec<crate::event::StEvent>,
+    pub(crate) setup_log: Vec<Event>,
 }
+
+game_core::validated_state!(SecretTreasures);
 
 impl SecretTreasures {
     /// The seats in turn order from seat 0.
     pub(crate) fn seats(&self) -> impl Iterator<Item = Seat> {
-        Seat::all(usize::from(self.players))
+        Seat::all(self.players())
     }
 
-    /// The number of players.
-    pub(crate) fn n(&self) -> usize {
-        usize::from(self.players)
-    }
-
-    /// The spaces of `room`, if it is a room.
-    pub(crate) fn room(&self, room: u8) -> Option<&RoomSpaces> {
-        self.rooms.get(usize::from(room).wrapping_sub(1))
-    }
-
-    pub(crate) fn room_mut(&mut self, room: u8) -> Option<&mut RoomSpaces> {
+    pub(crate) fn spaces_mut(&mut self, room: u8) -> Option<&mut RoomSpaces> {
         self.rooms.get_mut(usize::from(room).wrapping_sub(1))
-    }
-
-    /// The rooms that hold at least one piece of `seat`, scored or not.
-    pub(crate) fn rooms_with_pieces(&self, seat: Seat) -> usize {
-        self.rooms.iter().filter(|r| r.pieces().any(|p| p.owner == seat)).count()
     }
 
     /// Draws a tile from the bag (the test hook first), or `None` if the bag is empty.
@@ -321,11 +313,6 @@ impl SecretTreasures {
         }
     }
 
-    /// Whether the door is on the passage at `index`.
-    pub(crate) fn door_rooms(&self) -> [u8; 2] {
-        board::PASSAGES.get(self.door).copied().unwrap_or([9, 13])
-    }
-
     /// The top card of every pile other than `seat`'s, and Raphael's top.
     pub(crate) fn blocked_cards(&self, seat: Seat) -> Vec<Card> {
         let mut blocked: Vec<Card> =
@@ -339,5 +326,132 @@ impl SecretTreasures {
     /// The cards a player holds in a full hand.
     pub(crate) fn full_hand(&self) -> Vec<Card> {
         Card::ALL.iter().copied().filter(|c| self.options.stephanus || *c != Card::Stephanus).collect()
+    }
+}
+
+/// Read-only accessors, for tests and tools.
+impl SecretTreasures {
+    /// The options.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// The phase, with the progress of the current turn.
+    pub fn phase(&self) -> &Phase {
+        &self.phase
+    }
+
+    /// The round number, from 1.
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+
+    /// The start player.
+    pub fn start_player(&self) -> Seat {
+        self.start
+    }
+
+    /// A player's points by source (`Score::default()` for a seat not at the table).
+    pub fn score(&self, seat: Seat) -> Score {
+        self.scores.get(seat).copied().unwrap_or_default()
+    }
+
+    /// Where a player's token stands.
+    pub fn token(&self, seat: Seat) -> Option<Place> {
+        self.tokens.get(seat).copied()
+    }
+
+    /// Remigius's room.
+    pub fn remigius(&self) -> Option<u8> {
+        self.remigius
+    }
+
+    /// Vitus's place.
+    pub fn vitus(&self) -> Option<Place> {
+        self.vitus
+    }
+
+    /// Severus's room.
+    pub fn severus(&self) -> Option<u8> {
+        self.severus
+    }
+
+    /// The two rooms of the passage holding the door.
+    pub fn door(&self) -> [u8; 2] {
+        board::PASSAGES.get(self.door).copied().unwrap_or([9, 13])
+    }
+
+    /// The spaces of a room 1..=13.
+    pub fn spaces(&self, room: u8) -> Option<&RoomSpaces> {
+        self.rooms.get(usize::from(room).wrapping_sub(1))
+    }
+
+    /// A player's personal stock.
+    pub fn stock(&self, seat: Seat) -> Pieces {
+        self.stocks.get(seat).copied().unwrap_or_default()
+    }
+
+    /// A player's reserve.
+    pub fn reserve(&self, seat: Seat) -> Pieces {
+        self.reserves.get(seat).copied().unwrap_or_default()
+    }
+
+    /// The tiles in storehouse 1..=6.
+    pub fn storehouse(&self, number: u8) -> &[Kind] {
+        self.storehouses.get(usize::from(number).wrapping_sub(1)).map_or(&[], Vec::as_slice)
+    }
+
+    /// The tiles left in the bag, by kind.
+    pub fn bag(&self) -> Pieces {
+        let mut count = Pieces::default();
+        for tile in &self.bag {
+            count.add(*tile);
+        }
+        count
+    }
+
+    /// The tiles that have left the game, by kind.
+    pub fn removed(&self) -> Pieces {
+        self.removed
+    }
+
+    /// A player's hand.
+    pub fn hand(&self, seat: Seat) -> &[Card] {
+        self.hands.get(seat).map_or(&[], Vec::as_slice)
+    }
+
+    /// A player's discard pile, top last.
+    pub fn pile(&self, seat: Seat) -> &[Card] {
+        self.piles.get(seat).map_or(&[], Vec::as_slice)
+    }
+
+    /// Raphael, in a 2-player game.
+    pub fn raphael(&self) -> Option<&Raphael> {
+        self.raphael.as_ref()
+    }
+
+    /// The final turns left once the end has been triggered.
+    pub fn final_turns_left(&self) -> Option<u8> {
+        self.final_turns_left
+    }
+
+    /// Who triggered the end, and how.
+    pub fn trigger(&self) -> Option<(Seat, Trigger)> {
+        self.trigger
+    }
+
+    /// The number of rooms holding at least one piece of `seat`, scored or not.
+    pub fn rooms_of(&self, seat: Seat) -> usize {
+        self.rooms.iter().filter(|r| r.pieces().any(|p| p.owner == seat)).count()
+    }
+
+    /// A player's pieces of `kind` on the board.
+    pub fn on_board(&self, seat: Seat, kind: Kind) -> u8 {
+        self.rooms.iter().flat_map(|r| r.pieces()).filter(|p| p.owner == seat && p.kind == kind).count() as u8
+    }
+
+    /// Whether `seat`'s token is in a storehouse.
+    pub fn at_harbor(&self, seat: Seat) -> bool {
+        matches!(self.token(seat), Some(Place::Storehouse(_)))
     }
 }

@@ -8,7 +8,7 @@
 use crate::board::{self, Card, Kind, Pieces, Ring};
 use crate::setup::{self, Options, SetupHooks};
 use crate::state::{Piece, Place, RoomSpaces, SecretTreasures};
-use game_core::{Seat, Seed, SetupError};
+use game_core::{Game, Seat, Seed, SetupError};
 
 /// A setup with a fixed start player and fixed first draws.
 ///
@@ -116,7 +116,7 @@ impl Scenario {
         piece: Piece,
         slot: impl FnOnce(&mut RoomSpaces) -> Option<&mut Option<Piece>>,
     ) -> Self {
-        let spaces = self.game.room_mut(room).unwrap_or_else(|| panic!("no room {room}"));
+        let spaces = self.game.spaces_mut(room).unwrap_or_else(|| panic!("no room {room}"));
         let space = slot(spaces).unwrap_or_else(|| panic!("no such space in room {room}"));
         *space = Some(piece);
         self
@@ -190,11 +190,11 @@ impl Scenario {
     /// The finished scenario, with reserves and the bag made consistent with the rest.
     pub fn build(self) -> SecretTreasures {
         let Scenario { mut game, active } = self;
-        let n = game.n();
+        let n = game.players();
         for seat in Seat::all(n) {
             let mut reserve = board::VALUABLES;
             for kind in Kind::ALL {
-                let used = game.stocks[seat].get(kind) + crate::score::on_board(&game, seat, kind);
+                let used = game.stocks[seat].get(kind) + game.on_board(seat, kind);
                 for _ in 0..used {
                     reserve.take(kind);
                 }

@@ -1,11 +1,12 @@
 //! What one viewer may see: the board, the harbor, every public stock and score, hand sizes and
 //! top discards; the viewer's own hand and face-down choice; never the bag's order, Raphael's deck
-//! order, other hands, buried pile cards, others' round-1 choices or the RNG.
+//! order, other hands, buried pile cards, others' round-1 choices or the RNG. And the converse, for
+//! the contract's non-interference test: a copy with everything hidden from a viewer re-drawn.
 
 use crate::board::{self, Card, Kind, Pieces, STOREHOUSES};
 use crate::setup::Options;
 use crate::state::{Phase, Piece, Place, Score, SecretTreasures, Trigger};
-use game_core::{Seat, Viewer};
+use game_core::{BySeat, Game, GameRng, Seat, Viewer};
 use serde::Serialize;
 
 /// A viewer's view of the game.
@@ -26,7 +27,7 @@ pub struct View {
     /// The seats the game waits for.
     pub to_act: Vec<Seat>,
     /// Each player's public situation.
-    pub seats: Vec<SeatView>,
+    pub seats: BySeat<SeatView>,
     /// The viewer's own hand (none for spectators).
     pub hand: Option<Vec<Card>>,
     /// The viewer's own face-down round-1 card, while it is still hidden from the others.
@@ -121,73 +122,128 @@ pub struct RaphaelView {
     pub top: Option<Card>,
 }
 
-impl SecretTreasures {
-    /// The view of `viewer`.
-    pub(crate) fn make_view(&self, viewer: Viewer) -> View {
-        let own = match viewer {
-            Viewer::Seat(s) if s.index() < self.n() => Some(s),
-            _ => None,
-        };
-        let seats = self
-            .seats()
-            .map(|seat| SeatView {
-                seat,
-                token: self.tokens[seat],
-                hand_size: self.hands[seat].len(),
-                pile_size: self.piles[seat].len(),
-                pile_top: self.piles[seat].last().copied(),
-                has_chosen: self.chosen[seat].is_some(),
-                stock: self.stocks[seat],
-                reserve: self.reserves[seat],
-                score: self.scores[seat],
-                total: self.scores[seat].total(),
-                rooms: self.rooms_with_pieces(seat),
+/// The view of `viewer`.
+pub(crate) fn view(game: &SecretTreasures, viewer: Viewer) -> View {
+    let own = match viewer {
+        Viewer::Seat(s) if s.index() < game.players() => Some(s),
+        _ => None,
+    };
+    let seats = BySeat::from_fn(game.players(), |seat| SeatView {
+        seat,
+        token: game.tokens[seat],
+        hand_size: game.hands[seat].len(),
+        pile_size: game.piles[seat].len(),
+        pile_top: game.piles[seat].last().copied(),
+        has_chosen: game.chosen[seat].is_some(),
+        stock: game.stocks[seat],
+        reserve: game.reserves[seat],
+        score: game.scores[seat],
+        total: game.scores[seat].total(),
+        rooms: game.rooms_of(seat),
+    });
+    View {
+        viewer,
+        options: game.options.clone(),
+        players: game.players,
+        start_player: game.start,
+        round: game.round,
+        phase: game.phase.clone(),
+        to_act: crate::rules::to_act(game),
+        seats,
+        hand: own.map(|s| game.hands[s].clone()),
+        my_choice: own.and_then(|s| game.chosen[s]),
+        remigius: game.remigius,
+        vitus: game.vitus,
+        severus: game.severus,
+        door: game.door(),
+        rooms: game
+            .rooms
+            .iter()
+            .zip(1..)
+            .map(|(r, room)| RoomView {
+                room,
+                church: board::is_church(room),
+                chalices: r.chalices.clone(),
+                books: r.books.clone(),
+                areas: r.areas.clone(),
             })
-            .collect();
-        View {
-            viewer,
-            options: self.options.clone(),
-            players: self.players,
-            start_player: self.start,
-            round: self.round,
-            phase: self.phase.clone(),
-            to_act: self.waiting_for(),
-            seats,
-            hand: own.map(|s| self.hands[s].clone()),
-            my_choice: own.and_then(|s| self.chosen[s]),
-            remigius: self.remigius,
-            vitus: self.vitus,
-            severus: self.severus,
-            door: self.door_rooms(),
-            rooms: self
-                .rooms
-                .iter()
-                .zip(1..)
-                .map(|(r, room)| RoomView {
-                    room,
-                    church: board::is_church(room),
-                    chalices: r.chalices.clone(),
-                    books: r.books.clone(),
-                    areas: r.areas.clone(),
-                })
-                .collect(),
-            storehouses: self
-                .storehouses
-                .iter()
-                .zip(STOREHOUSES)
-                .zip(1..)
-                .map(|((tiles, capacity), number)| StorehouseView { number, capacity, tiles: tiles.clone() })
-                .collect(),
-            bag: self.bag.len(),
-            removed: self.removed,
-            raphael: self.raphael.as_ref().map(|r| RaphaelView {
-                deck_size: r.deck.len(),
-                display_size: r.display.len(),
-                top: r.top(),
-            }),
-            final_turns_left: self.final_turns_left,
-            trigger: self.trigger,
-            final_turn: self.final_turn,
-        }
+            .collect(),
+        storehouses: game
+            .storehouses
+            .iter()
+            .zip(STOREHOUSES)
+            .zip(1..)
+            .map(|((tiles, capacity), number)| StorehouseView { number, capacity, tiles: tiles.clone() })
+            .collect(),
+        bag: game.bag.len(),
+        removed: game.removed,
+        raphael: game.raphael.as_ref().map(|r| RaphaelView {
+            deck_size: r.deck.len(),
+            display_size: r.display.len(),
+            top: r.top(),
+        }),
+        final_turns_left: game.final_turns_left,
+        trigger: game.trigger,
+        final_turn: game.final_turn,
     }
+}
+
+/// A copy of `game` in which everything hidden from `viewer` is re-drawn at random: other hands and
+/// buried pile cards, others' face-down round-1 choices, Raphael's deck and buried display, the
+/// bag's order and the RNG. The Bells stays where it must be (in hand, or in Raphael's deck).
+pub(crate) fn scramble_hidden(game: &SecretTreasures, viewer: Viewer, rng: &mut GameRng) -> SecretTreasures {
+    let mut copy = game.clone();
+    copy.rng = GameRng::from_u64(u64::from(rng.next_u32()));
+    rng.shuffle(&mut copy.bag);
+    let first_round = game.phase == Phase::FirstRound;
+    for seat in game.seats() {
+        if viewer.is(seat) {
+            continue;
+        }
+        if first_round {
+            // The face-down choice is any card of the hand.
+            if let Some(card) = copy.chosen[seat].take() {
+                let mut pool = std::mem::take(&mut copy.hands[seat]);
+                pool.push(card);
+                rng.shuffle(&mut pool);
+                copy.chosen[seat] = pool.pop();
+                pool.sort_unstable();
+                copy.hands[seat] = pool;
+            }
+            continue;
+        }
+        // Buried pile cards and the hand (The Bells always goes back to the hand) are interchangeable.
+        let pile = &mut copy.piles[seat];
+        let top = pile.pop();
+        let buried = pile.len();
+        let mut pool: Vec<Card> = std::mem::take(pile);
+        let hand = std::mem::take(&mut copy.hands[seat]);
+        let bells = hand.contains(&Card::Bells);
+        pool.extend(hand.into_iter().filter(|c| *c != Card::Bells));
+        rng.shuffle(&mut pool);
+        let mut hand = pool.split_off(buried);
+        pool.extend(top);
+        copy.piles[seat] = pool;
+        if bells {
+            hand.push(Card::Bells);
+        }
+        hand.sort_unstable();
+        copy.hands[seat] = hand;
+    }
+    if let Some(raphael) = copy.raphael.as_mut() {
+        // His buried display cards and his deck are interchangeable; The Bells is always in the deck.
+        let top = raphael.display.pop();
+        let buried = raphael.display.len();
+        let mut pool: Vec<Card> = std::mem::take(&mut raphael.display);
+        let bells = raphael.deck.iter().filter(|c| **c == Card::Bells).count();
+        pool.extend(raphael.deck.iter().copied().filter(|c| *c != Card::Bells));
+        rng.shuffle(&mut pool);
+        let mut deck = pool.split_off(buried.min(pool.len()));
+        deck.extend(std::iter::repeat_n(Card::Bells, bells));
+        rng.shuffle(&mut deck);
+        pool.extend(top);
+        raphael.display = pool;
+        raphael.deck = deck;
+    }
+    copy
 }

@@ -131,8 +131,9 @@ fn each_view_shows_every_public_fact_and_nothing_hidden() {
     for viewer in Viewer::all(2) {
         let view = g.view(viewer);
         assert_eq!(view.hand.as_deref(), if let Viewer::Seat(s) = viewer { Some(g.hand(s)) } else { None });
-        for (i, seat) in view.seats.iter().enumerate() {
-            let s = Seat(i as u8);
+        assert_eq!(view.seats.len(), 2);
+        for (s, seat) in view.seats.iter() {
+            assert_eq!(seat.seat, s);
             assert_eq!(seat.token, g.token(s).expect("token"));
             assert_eq!(
                 (seat.hand_size, seat.pile_size, seat.pile_top),

@@ -230,7 +230,7 @@ fn s9_setup_stocks_one_chalice_per_storehouse_and_the_right_players_place() {
         .expect("setup");
     assert_eq!(g.storehouse(1), [Kind::Chalice, Kind::Book, Kind::X]);
     let events: Vec<_> = g.setup_events().into_iter().map(|e| e.event).collect();
-    use secret_treasures::StEvent::*;
+    use secret_treasures::Event::*;
     assert_eq!(
         events[1..5],
         [
@@ -287,10 +287,10 @@ fn s10_the_first_round_is_simultaneous_and_hidden_then_resolves_in_turn_order() 
     act(&mut g, FRANK, Action::Card(Card::Lucas));
     assert_eq!(g.to_act(), vec![ALEX]);
     let view = g.view(Viewer::Seat(ALEX));
-    assert!(view.seats[0].has_chosen && view.seats[1].has_chosen && !view.seats[2].has_chosen);
+    assert!(view.seats[ANI].has_chosen && view.seats[FRANK].has_chosen && !view.seats[ALEX].has_chosen);
     assert_eq!(view.my_choice, None);
-    assert_eq!(view.seats[0].pile_top, None);
-    assert_eq!(view.seats[0].hand_size, 9);
+    assert_eq!(view.seats[ANI].pile_top, None);
+    assert_eq!(view.seats[ANI].hand_size, 9);
     assert_eq!(g.view(Viewer::Seat(ANI)).my_choice, Some(Card::Lucas));
     act(&mut g, ALEX, Action::Card(Card::Bells));
 

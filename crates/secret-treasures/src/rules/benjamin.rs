@@ -4,7 +4,7 @@
 use super::{public, Log};
 use crate::action::Action;
 use crate::board::{self, Ring};
-use crate::event::StEvent;
+use crate::event::Event;
 use crate::state::{Carried, Phase, Piece, Place, SecretTreasures, Step};
 use game_core::Seat;
 
@@ -16,7 +16,7 @@ impl SecretTreasures {
     fn can_stash_in(&self, ring: Ring, from: u8, room: u8) -> bool {
         room != from
             && self.severus != Some(room)
-            && self.room(room).is_some_and(|r| (0..r.areas.len()).any(|a| r.accepts_ring(a, ring)))
+            && self.spaces(room).is_some_and(|r| (0..r.areas.len()).any(|a| r.accepts_ring(a, ring)))
     }
 
     /// `F(room, k)`: the ring can be stashed in `room`, or within `k` more steps from it.
@@ -49,7 +49,7 @@ impl SecretTreasures {
             }
         }
         let watched = self.severus == Some(here);
-        let Some(room) = self.room(here) else { return options };
+        let Some(room) = self.spaces(here) else { return options };
         if let Some(c) = carrying {
             if here != c.from && !watched {
                 for area in 0..room.areas.len() {
@@ -97,12 +97,13 @@ impl SecretTreasures {
         match action {
             Action::Room(room) => {
                 self.tokens[seat] = Place::Room(room);
-                public(log, StEvent::TokenMoved { seat, room });
+                public(log, Event::TokenMoved { seat, room });
                 steps += 1;
             }
             Action::Pickup { owner, ring, area } => {
                 let Some(here) = here else { return };
-                let Some(spaces) = self.room_mut(here).and_then(|r| r.areas.get_mut(usize::from(area).wrapping_sub(1)))
+                let Some(spaces) =
+                    self.spaces_mut(here).and_then(|r| r.areas.get_mut(usize::from(area).wrapping_sub(1)))
                 else {
                     return;
                 };
@@ -112,14 +113,14 @@ impl SecretTreasures {
                 *space = None;
                 carrying = Some(Carried { owner, ring, from: here });
                 picked = true;
-                public(log, StEvent::PickedUp { seat, owner, ring, room: here, area });
+                public(log, Event::PickedUp { seat, owner, ring, room: here, area });
             }
             Action::Stash { area } => {
                 let (Some(here), Some(c)) = (here, carrying) else { return };
                 let piece = Piece { owner: c.owner, kind: c.ring.into(), scored: false };
                 if self.put(here, piece, Some(area)) {
                     carrying = None;
-                    public(log, StEvent::RingMoved { seat, owner: c.owner, ring: c.ring, room: here, area });
+                    public(log, Event::RingMoved { seat, owner: c.owner, ring: c.ring, room: here, area });
                 }
             }
             _ => return self.end_turn(seat, log),
@@ -134,9 +135,9 @@ impl SecretTreasures {
     /// Puts a carried ring back where it came from (a guard; the feasibility test makes it unreachable).
     pub(super) fn return_ring(&mut self, carried: Carried) {
         let piece = Piece { owner: carried.owner, kind: carried.ring.into(), scored: false };
-        let areas = self.room(carried.from).map_or(0, |r| r.areas.len());
+        let areas = self.spaces(carried.from).map_or(0, |r| r.areas.len());
         for area in 0..areas {
-            if self.room(carried.from).is_some_and(|r| r.accepts_ring(area, carried.ring))
+            if self.spaces(carried.from).is_some_and(|r| r.accepts_ring(area, carried.ring))
                 && self.put(carried.from, piece, Some(area as u8 + 1))
             {
                 return;

@@ -4,9 +4,9 @@
 use super::{public, Log};
 use crate::action::Action;
 use crate::board::Card;
-use crate::event::StEvent;
+use crate::event::Event;
 use crate::state::{Phase, Place, SecretTreasures, Step};
-use game_core::{Event, Seat};
+use game_core::{Game, Seat};
 
 impl SecretTreasures {
     /// D7: every card in hand except the top card of another player's pile or of Raphael's display.
@@ -21,19 +21,19 @@ impl SecretTreasures {
         let Some(i) = self.hands[seat].iter().position(|c| *c == card) else { return };
         self.hands[seat].remove(i);
         self.chosen[seat] = Some(card);
-        public(log, StEvent::CardChosen { seat });
-        log.push(Event::private(seat, StEvent::YouChose { seat, card }));
+        public(log, Event::CardChosen { seat });
+        log.push(game_core::Event::private(seat, Event::YouChose { seat, card }));
         if self.seats().any(|s| self.chosen[s].is_none()) {
             return;
         }
         let mut cards = Vec::new();
-        for s in Seat::all(self.n()) {
+        for s in Seat::all(self.players()) {
             if let Some(c) = self.chosen[s].take() {
                 self.piles[s].push(c);
                 cards.push((s, c));
             }
         }
-        public(log, StEvent::CardsRevealed { cards });
+        public(log, Event::CardsRevealed { cards });
         self.final_turn = false;
         let start = self.start;
         let card = self.piles[start].last().copied().unwrap_or(Card::Bells);
@@ -44,7 +44,7 @@ impl SecretTreasures {
     pub(super) fn leave_storehouse(&mut self, seat: Seat, action: Action, log: &mut Log) {
         let Action::Portal(portal) = action else { return };
         self.tokens[seat] = Place::Portal(portal);
-        public(log, StEvent::LeftStorehouse { seat, portal });
+        public(log, Event::LeftStorehouse { seat, portal });
         self.phase = Phase::Turn { seat, step: Step::Card };
     }
 
@@ -53,7 +53,7 @@ impl SecretTreasures {
         let Some(i) = self.hands[seat].iter().position(|c| *c == card) else { return };
         self.hands[seat].remove(i);
         self.piles[seat].push(card);
-        public(log, StEvent::CardPlayed { seat, card });
+        public(log, Event::CardPlayed { seat, card });
         self.resolve_card(seat, card, log);
     }
 

@@ -1,12 +1,12 @@
-//! The harbor and the cards that do not move a token step by step: Maria (D11), Porticus (D12),
-//! The Bells with its replenishment (A1) and deliveries (A2), and Raphael's reveals (A6).
+//! The harbor: Maria's storehouse (D11), and The Bells with its replenishment (A1) and the
+//! deliveries to players waiting in a storehouse (A2).
 
 use super::{public, Log};
 use crate::action::Action;
-use crate::board::{self, Card, Kind, STOREHOUSES};
-use crate::event::{Source, StEvent};
+use crate::board::{Kind, STOREHOUSES};
+use crate::event::Event;
 use crate::state::{Place, SecretTreasures, Trigger};
-use game_core::Seat;
+use game_core::{Game, Seat};
 
 impl SecretTreasures {
     /// D11: any storehouse without another player's token in it (an empty one too).
@@ -17,11 +17,6 @@ impl SecretTreasures {
             .collect()
     }
 
-    /// D12: every passage but the one holding the door.
-    pub(super) fn door_options(&self) -> Vec<Action> {
-        board::PASSAGES.iter().enumerate().filter(|(i, _)| *i != self.door).map(|(_, p)| Action::Passage(*p)).collect()
-    }
-
     /// Maria: take every tile of the storehouse, swapping it for a valuable from the reserve.
     pub(super) fn maria(&mut self, seat: Seat, action: Action, log: &mut Log) {
         let Action::Storehouse(number) = action else { return };
@@ -29,7 +24,7 @@ impl SecretTreasures {
         self.tokens[seat] = Place::Storehouse(number);
         let received = tiles.iter().copied().filter(|t| t.1).map(|t| t.0).collect();
         let tiles = tiles.into_iter().map(|t| t.0).collect();
-        public(log, StEvent::TookTiles { seat, storehouse: number, tiles, received });
+        public(log, Event::TookTiles { seat, storehouse: number, tiles, received });
         self.end_turn(seat, log);
     }
 
@@ -51,18 +46,6 @@ impl SecretTreasures {
             .collect()
     }
 
-    /// Porticus: the door moves to the chosen passage; +1.
-    pub(super) fn porticus(&mut self, seat: Seat, action: Action, log: &mut Log) {
-        let Action::Passage([a, b]) = action else { return };
-        let Some(to) = board::passage_index(a, b) else { return };
-        let from = self.door_rooms();
-        self.door = to;
-        public(log, StEvent::DoorMoved { seat, from, to: [a, b] });
-        self.scores[seat].porticus += 1;
-        public(log, StEvent::Scored { seat, points: 1, source: Source::Porticus });
-        self.end_turn(seat, log);
-    }
-
     /// The Bells: new tiles for the previous card's number, deliveries, then the whole pile back to hand.
     pub(crate) fn bells(&mut self, seat: Seat, log: &mut Log) {
         let pile = &self.piles[seat];
@@ -70,7 +53,7 @@ impl SecretTreasures {
         self.replenish(seat, number, log);
         self.deliver(log);
         let cards = std::mem::take(&mut self.piles[seat]);
-        public(log, StEvent::TookBackCards { seat, cards: cards.len() as u8 });
+        public(log, Event::TookBackCards { seat, cards: cards.len() as u8 });
         self.hands[seat].extend(cards);
         self.hands[seat].sort_unstable();
     }
@@ -96,13 +79,13 @@ impl SecretTreasures {
             match dest.and_then(|d| self.storehouses.get_mut(d).map(|h| (d, h))) {
                 Some((d, house)) => {
                     house.push(tile);
-                    public(log, StEvent::TileDrawn { storehouse: d as u8 + 1, tile });
+                    public(log, Event::TileDrawn { storehouse: d as u8 + 1, tile });
                     placed += 1;
                     next = d + 1;
                 }
                 None => {
                     self.removed.add(tile);
-                    public(log, StEvent::ChaliceRemoved);
+                    public(log, Event::ChaliceRemoved);
                 }
             }
         }
@@ -110,7 +93,7 @@ impl SecretTreasures {
 
     /// A2: every player waiting in a storehouse receives the tiles that arrived there.
     pub(crate) fn deliver(&mut self, log: &mut Log) {
-        for seat in Seat::all(self.n()) {
+        for seat in Seat::all(self.players()) {
             let Place::Storehouse(number) = self.tokens[seat] else { continue };
             let tiles = self.collect(seat, number);
             if tiles.is_empty() {
@@ -118,34 +101,7 @@ impl SecretTreasures {
             }
             let received = tiles.iter().copied().filter(|t| t.1).map(|t| t.0).collect();
             let tiles = tiles.into_iter().map(|t| t.0).collect();
-            public(log, StEvent::Delivered { seat, storehouse: number, tiles, received });
+            public(log, Event::Delivered { seat, storehouse: number, tiles, received });
         }
-    }
-
-    /// A6: Raphael reveals until his top card is neither The Bells nor either player's top card.
-    pub(crate) fn raphael_reveals(&mut self, log: &mut Log) {
-        let tops: Vec<Card> = self.piles.iter().filter_map(|(_, p)| p.last().copied()).collect();
-        let Some(mut raphael) = self.raphael.take() else { return };
-        // Terminates with probability 1; the bound only guards against a malformed deck.
-        for _ in 0..10_000 {
-            if raphael.deck.is_empty() {
-                raphael.deck.append(&mut raphael.display);
-                self.rng.shuffle(&mut raphael.deck);
-                public(log, StEvent::RaphaelShuffled);
-            }
-            let Some(card) = raphael.deck.pop() else { break };
-            raphael.display.push(card);
-            public(log, StEvent::RaphaelRevealed { card });
-            if card == Card::Bells {
-                raphael.deck.append(&mut raphael.display);
-                self.rng.shuffle(&mut raphael.deck);
-                public(log, StEvent::RaphaelShuffled);
-                continue;
-            }
-            if !tops.contains(&card) {
-                break;
-            }
-        }
-        self.raphael = Some(raphael);
     }
 }

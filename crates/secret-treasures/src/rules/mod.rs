@@ -1,65 +1,98 @@
 //! The rules: who is waited for, what each seat may do now, and applying one step followed by
-//! every automatic step up to the next decision point. One file per phase or card family.
+//! every automatic step up to the next decision point. This file routes each phase and step to
+//! its own file, one per phase or card family.
 
 mod benjamin;
 mod cards;
+mod door;
 mod harbor;
 mod movement;
 mod placement;
+mod turn;
 
 use crate::action::Action;
-use crate::event::StEvent;
-use crate::state::{Phase, Place, SecretTreasures, Step, Trigger};
-use game_core::{Event, Seat};
+use crate::board::Portal;
+use crate::event::Event;
+use crate::state::{Phase, SecretTreasures, Step};
+use game_core::{Game, Seat};
 
 /// The events an action produced.
-pub(crate) type Log = Vec<Event<StEvent>>;
+pub(crate) type Log = Vec<game_core::Event<Event>>;
 
 /// Records a public event.
-pub(crate) fn public(log: &mut Log, event: StEvent) {
-    log.push(Event::public(event));
+pub(crate) fn public(log: &mut Log, event: Event) {
+    log.push(game_core::Event::public(event));
+}
+
+/// The seats the game waits for.
+pub(crate) fn to_act(game: &SecretTreasures) -> Vec<Seat> {
+    match &game.phase {
+        Phase::PlaceRemigius { seat }
+        | Phase::PlaceVitus { seat }
+        | Phase::PlaceSeverus { seat }
+        | Phase::ChooseRings { seat }
+        | Phase::Turn { seat, .. } => vec![*seat],
+        Phase::FirstRound => game.seats().filter(|s| game.chosen[*s].is_none()).collect(),
+        Phase::Over => Vec::new(),
+    }
+}
+
+/// Everything `seat` may do now, in canonical order.
+pub(crate) fn legal_actions(game: &SecretTreasures, seat: Seat) -> Vec<Action> {
+    if seat.index() >= game.players() {
+        return Vec::new();
+    }
+    match &game.phase {
+        Phase::PlaceRemigius { seat: s } | Phase::PlaceVitus { seat: s } | Phase::PlaceSeverus { seat: s }
+            if *s == seat =>
+        {
+            game.placement_options()
+        }
+        Phase::ChooseRings { seat: s } if *s == seat => game.ring_options(),
+        Phase::FirstRound if game.chosen[seat].is_none() => game.hands[seat].iter().map(|c| Action::Card(*c)).collect(),
+        Phase::Turn { seat: s, step } if *s == seat => game.step_options(seat, step),
+        _ => Vec::new(),
+    }
+}
+
+/// Applies an action already checked against [`legal_actions`], then every automatic step.
+pub(crate) fn apply(game: &mut SecretTreasures, seat: Seat, action: Action) -> Log {
+    let mut log = Log::new();
+    match game.phase.clone() {
+        Phase::PlaceRemigius { .. } | Phase::PlaceVitus { .. } | Phase::PlaceSeverus { .. } => {
+            game.place_figure(seat, action, &mut log);
+        }
+        Phase::ChooseRings { .. } => game.choose_rings(seat, action, &mut log),
+        Phase::FirstRound => game.choose_first_card(seat, action, &mut log),
+        Phase::Turn { step, .. } => match step {
+            Step::Portal => game.leave_storehouse(seat, action, &mut log),
+            Step::Card => {
+                if let Action::Card(card) = action {
+                    game.play_card(seat, card, &mut log);
+                }
+            }
+            Step::Move { card, steps, visited } => game.move_step(seat, card, steps, visited, action, &mut log),
+            Step::Stash { left } => game.stash(seat, left, action, &mut log),
+            Step::Benjamin { steps, carrying, picked } => {
+                game.benjamin_step(seat, steps, carrying, picked, action, &mut log);
+            }
+            Step::Storehouse => game.maria(seat, action, &mut log),
+            Step::Door => game.porticus(seat, action, &mut log),
+            Step::Remigius { start, steps, forced } => {
+                game.remigius_step(seat, start, steps, forced, action, &mut log);
+            }
+        },
+        Phase::Over => {}
+    }
+    game.settle(&mut log);
+    log
 }
 
 impl SecretTreasures {
-    /// The seats the game waits for.
-    pub(crate) fn waiting_for(&self) -> Vec<Seat> {
-        match &self.phase {
-            Phase::PlaceRemigius { seat }
-            | Phase::PlaceVitus { seat }
-            | Phase::PlaceSeverus { seat }
-            | Phase::ChooseRings { seat }
-            | Phase::Turn { seat, .. } => vec![*seat],
-            Phase::FirstRound => self.seats().filter(|s| self.chosen[*s].is_none()).collect(),
-            Phase::Over => Vec::new(),
-        }
-    }
-
-    /// Everything `seat` may do now, in canonical order.
-    pub(crate) fn legal(&self, seat: Seat) -> Vec<Action> {
-        if seat.index() >= self.n() {
-            return Vec::new();
-        }
-        match &self.phase {
-            Phase::PlaceRemigius { seat: s } | Phase::PlaceVitus { seat: s } | Phase::PlaceSeverus { seat: s }
-                if *s == seat =>
-            {
-                self.placement_options()
-            }
-            Phase::ChooseRings { seat: s } if *s == seat => self.ring_options(),
-            Phase::FirstRound if self.chosen[seat].is_none() => {
-                self.hands[seat].iter().map(|c| Action::Card(*c)).collect()
-            }
-            Phase::Turn { seat: s, step } if *s == seat => self.step_options(seat, step),
-            _ => Vec::new(),
-        }
-    }
-
     /// The options of the active player at a step of his turn.
     pub(crate) fn step_options(&self, seat: Seat, step: &Step) -> Vec<Action> {
         match step {
-            Step::Portal => {
-                vec![Action::Portal(crate::board::Portal::Main), Action::Portal(crate::board::Portal::Side)]
-            }
+            Step::Portal => vec![Action::Portal(Portal::Main), Action::Portal(Portal::Side)],
             Step::Card => self.card_options(seat),
             Step::Move { card, steps, visited } => self.move_options(seat, *card, *steps, visited),
             Step::Stash { .. } => self.stash_options(seat),
@@ -70,41 +103,8 @@ impl SecretTreasures {
         }
     }
 
-    /// Applies an action already checked against [`SecretTreasures::legal`], then every automatic step.
-    pub(crate) fn play(&mut self, seat: Seat, action: Action) -> Log {
-        let mut log = Log::new();
-        match self.phase.clone() {
-            Phase::PlaceRemigius { .. } | Phase::PlaceVitus { .. } | Phase::PlaceSeverus { .. } => {
-                self.place_figure(seat, action, &mut log);
-            }
-            Phase::ChooseRings { .. } => self.choose_rings(seat, action, &mut log),
-            Phase::FirstRound => self.choose_first_card(seat, action, &mut log),
-            Phase::Turn { step, .. } => match step {
-                Step::Portal => self.leave_storehouse(seat, action, &mut log),
-                Step::Card => {
-                    if let Action::Card(card) = action {
-                        self.play_card(seat, card, &mut log);
-                    }
-                }
-                Step::Move { card, steps, visited } => self.move_step(seat, card, steps, visited, action, &mut log),
-                Step::Stash { left } => self.stash(seat, left, action, &mut log),
-                Step::Benjamin { steps, carrying, picked } => {
-                    self.benjamin_step(seat, steps, carrying, picked, action, &mut log);
-                }
-                Step::Storehouse => self.maria(seat, action, &mut log),
-                Step::Door => self.porticus(seat, action, &mut log),
-                Step::Remigius { start, steps, forced } => {
-                    self.remigius_step(seat, start, steps, forced, action, &mut log);
-                }
-            },
-            Phase::Over => {}
-        }
-        self.settle(&mut log);
-        log
-    }
-
     /// Resolves every decision whose only option is `Stop` (or that has no option at all).
-    pub(crate) fn settle(&mut self, log: &mut Log) {
+    fn settle(&mut self, log: &mut Log) {
         // Each round of the loop ends a move or a turn, so it cannot run for ever; the bound is a guard.
         for _ in 0..1000 {
             let Phase::Turn { seat, step } = &self.phase else { return };
@@ -128,51 +128,6 @@ impl SecretTreasures {
                 self.end_turn(seat, log);
             }
             _ => self.end_turn(seat, log),
-        }
-    }
-
-    /// Starts `seat`'s turn from round 2 on: leave the storehouse first if he is in one.
-    pub(crate) fn begin_turn(&mut self, seat: Seat) {
-        self.final_turn = self.final_turns_left.is_some();
-        let step = if matches!(self.tokens[seat], Place::Storehouse(_)) { Step::Portal } else { Step::Card };
-        self.phase = Phase::Turn { seat, step };
-    }
-
-    /// Starts the end of the game unless it has already begun.
-    pub(crate) fn trigger_end(&mut self, seat: Seat, trigger: Trigger, log: &mut Log) {
-        if self.final_turns_left.is_none() {
-            self.final_turns_left = Some(self.players);
-            self.trigger = Some((seat, trigger));
-            public(log, StEvent::EndTriggered { seat, trigger });
-        }
-    }
-
-    /// The end-of-turn sequence (A5): the 13-room trigger, the final-turn count, Raphael, the next player.
-    pub(crate) fn end_turn(&mut self, seat: Seat, log: &mut Log) {
-        if self.final_turns_left.is_none() && self.rooms_with_pieces(seat) == usize::from(crate::board::ROOMS) {
-            self.trigger_end(seat, Trigger::AllRooms, log);
-        }
-        if self.final_turn {
-            let left = self.final_turns_left.unwrap_or(1).saturating_sub(1);
-            self.final_turns_left = Some(left);
-            if left == 0 {
-                self.finish_game(log);
-                return;
-            }
-        }
-        let next = seat.next(self.n(), 1);
-        if next == self.start {
-            if self.round >= 2 && self.raphael.is_some() {
-                self.raphael_reveals(log);
-            }
-            self.round += 1;
-        }
-        if self.round == 1 {
-            self.final_turn = self.final_turns_left.is_some();
-            let card = self.piles[next].last().copied().unwrap_or(crate::board::Card::Bells);
-            self.resolve_card(next, card, log);
-        } else {
-            self.begin_turn(next);
         }
     }
 }

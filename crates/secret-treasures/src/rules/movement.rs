@@ -4,7 +4,7 @@
 use super::{public, Log};
 use crate::action::Action;
 use crate::board::{self, Card, Kind, Ring};
-use crate::event::{Figure, Source, StEvent};
+use crate::event::{Event, Figure, Source};
 use crate::state::{Phase, Piece, Place, SecretTreasures, Step};
 use game_core::Seat;
 
@@ -41,10 +41,10 @@ impl SecretTreasures {
         };
         if card == Card::Severus {
             self.severus = Some(room);
-            public(log, StEvent::FigureMoved { figure: Figure::Severus, room });
+            public(log, Event::FigureMoved { figure: Figure::Severus, room });
         } else {
             self.tokens[seat] = Place::Room(room);
-            public(log, StEvent::TokenMoved { seat, room });
+            public(log, Event::TokenMoved { seat, room });
         }
         visited.push(room);
         let steps = steps + 1;
@@ -61,12 +61,12 @@ impl SecretTreasures {
             Card::Stephanus => {
                 let points = self.admirers(seat);
                 self.scores[seat].stephanus += points;
-                public(log, StEvent::Scored { seat, points, source: Source::Stephanus });
+                public(log, Event::Scored { seat, points, source: Source::Stephanus });
                 self.end_turn(seat, log);
             }
             Card::Severus => {
                 self.scores[seat].severus += 1;
-                public(log, StEvent::Scored { seat, points: 1, source: Source::Severus });
+                public(log, Event::Scored { seat, points: 1, source: Source::Severus });
                 self.end_turn(seat, log);
             }
             _ => self.phase = Phase::Turn { seat, step: Step::Stash { left: card.stash_limit() } },
@@ -85,7 +85,7 @@ impl SecretTreasures {
     pub(super) fn stash_options(&self, seat: Seat) -> Vec<Action> {
         let mut options = Vec::new();
         let Some(room_no) = self.tokens[seat].room() else { return vec![Action::Stop] };
-        let Some(room) = self.room(room_no) else { return vec![Action::Stop] };
+        let Some(room) = self.spaces(room_no) else { return vec![Action::Stop] };
         if self.severus != Some(room_no) {
             let stock = &self.stocks[seat];
             if stock.chalice > 0 && room.has_free(Kind::Chalice) {
@@ -122,7 +122,7 @@ impl SecretTreasures {
             return self.end_turn(seat, log);
         }
         self.stocks[seat].take(kind);
-        public(log, StEvent::Stashed { seat, kind, room: room_no, area });
+        public(log, Event::Stashed { seat, kind, room: room_no, area });
         let left = left.saturating_sub(1);
         if left == 0 {
             self.end_turn(seat, log);
@@ -133,7 +133,7 @@ impl SecretTreasures {
 
     /// Puts a piece on the lowest empty matching space (ring area `area`, from 1, for rings).
     pub(crate) fn put(&mut self, room: u8, piece: Piece, area: Option<u8>) -> bool {
-        let Some(spaces) = self.room_mut(room) else { return false };
+        let Some(spaces) = self.spaces_mut(room) else { return false };
         let list = match (piece.kind, area) {
             (Kind::Chalice, _) => &mut spaces.chalices,
             (Kind::Book, _) => &mut spaces.books,
@@ -191,7 +191,7 @@ impl SecretTreasures {
         };
         let forced = forced || (steps == 0 && self.vitus == Some(Place::Room(room)));
         self.remigius = Some(room);
-        public(log, StEvent::FigureMoved { figure: Figure::Remigius, room });
+        public(log, Event::FigureMoved { figure: Figure::Remigius, room });
         let steps = steps + 1;
         if steps >= Card::Remigius.range() {
             self.finish_remigius(seat, start, log);
@@ -204,11 +204,11 @@ impl SecretTreasures {
     pub(super) fn finish_remigius(&mut self, seat: Seat, start: u8, log: &mut Log) {
         if self.remigius != Some(start) {
             self.vitus = Some(Place::Room(start));
-            public(log, StEvent::FigureMoved { figure: Figure::Vitus, room: start });
+            public(log, Event::FigureMoved { figure: Figure::Vitus, room: start });
         }
         if let Some(room) = self.remigius {
             if self.severus == Some(room) {
-                public(log, StEvent::ScoringBlocked { room });
+                public(log, Event::ScoringBlocked { room });
             } else {
                 self.score_room(room, log);
             }

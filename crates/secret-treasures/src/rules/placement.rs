@@ -4,9 +4,9 @@
 use super::{public, Log};
 use crate::action::Action;
 use crate::board::{self, Kind, Ring};
-use crate::event::{Figure, StEvent};
+use crate::event::{Event, Figure};
 use crate::state::{Phase, Place, SecretTreasures};
-use game_core::Seat;
+use game_core::{Game, Seat};
 
 impl SecretTreasures {
     /// D1/D3: any room; D2: a room sharing a passage with Remigius's room (door or not).
@@ -27,7 +27,7 @@ impl SecretTreasures {
 
     pub(super) fn place_figure(&mut self, seat: Seat, action: Action, log: &mut Log) {
         let Action::Room(room) = action else { return };
-        let n = self.n();
+        let n = self.players();
         let (figure, next) = match self.phase {
             Phase::PlaceRemigius { .. } => {
                 self.remigius = Some(room);
@@ -42,7 +42,7 @@ impl SecretTreasures {
                 (Figure::Severus, Phase::ChooseRings { seat: self.start })
             }
         };
-        public(log, StEvent::FigurePlaced { seat, figure, room });
+        public(log, Event::FigurePlaced { seat, figure, room });
         self.phase = next;
     }
 
@@ -56,8 +56,8 @@ impl SecretTreasures {
                 }
             }
         }
-        public(log, StEvent::RingsChosen { seat, single });
-        let next = seat.next(self.n(), 1);
+        public(log, Event::RingsChosen { seat, single });
+        let next = seat.next(self.players(), 1);
         self.phase = if next == self.start { Phase::FirstRound } else { Phase::ChooseRings { seat: next } };
     }
 }

@@ -1,8 +1,8 @@
 //! Helpers shared by the scenario tests.
 #![allow(dead_code)]
 
-use game_core::{Event, Game, Seat};
-use secret_treasures::{Action, Phase, SecretTreasures, StEvent, Step};
+use game_core::{Game, Seat};
+use secret_treasures::{Action, Event, Phase, SecretTreasures, Step};
 
 /// Ani (yellow), the start player.
 pub const ANI: Seat = Seat(0);
@@ -12,7 +12,7 @@ pub const FRANK: Seat = Seat(1);
 pub const ALEX: Seat = Seat(2);
 
 /// Applies a step that must be legal.
-pub fn act(game: &mut SecretTreasures, seat: Seat, action: Action) -> Vec<Event<StEvent>> {
+pub fn act(game: &mut SecretTreasures, seat: Seat, action: Action) -> Vec<game_core::Event<Event>> {
     match game.apply(seat, &action) {
         Ok(events) => events,
         Err(e) => panic!("{action:?} by {seat} was rejected: {e}; legal were {:?}", game.legal_actions(seat)),
