@@ -32,6 +32,9 @@ use serde::{Deserialize, Serialize};
 /// The engine version, recorded in game logs.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// The rules texts in English (see texts/en.json).
+pub const TEXTS_EN: &str = include_str!("../texts/en.json");
+
 /// Knights Templar has no options.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
