@@ -35,7 +35,7 @@ const CONDITIONS: [u8; 5] = [1, 2, 3, 4, 5];
 const PHASES: [u8; 6] = [0, 1, 2, 3, 4, 7];
 
 /// View fields the catalog explains as `field:<name>`: the labels the client shows beside them.
-const FIELDS: [&str; 26] = [
+const FIELDS: [&str; 30] = [
     "merchant",
     "mercenary",
     "reserve",
@@ -43,6 +43,10 @@ const FIELDS: [&str; 26] = [
     "provisions",
     "crusade",
     "events",
+    "richard_edicts",
+    "john_edicts",
+    "neutral_edicts",
+    "verdicts",
     "coins",
     "prestige",
     "hand",
@@ -360,6 +364,37 @@ fn names_are_the_engine_and_rulebook_names() {
     }
     for event in EventCard::ALL {
         assert_eq!(name(format!("event:{}", id(event))), event.name());
+    }
+}
+
+/// Every string of the catalog: summary, names, short and long texts.
+fn all_texts(catalog: &Value) -> Vec<String> {
+    fn strings(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::String(s) => out.push(s.clone()),
+            Value::Array(items) => items.iter().for_each(|v| strings(v, out)),
+            Value::Object(map) => map.values().for_each(|v| strings(v, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for section in ["summary", "terms", "steps", "actions"] {
+        strings(&catalog[section], &mut out);
+    }
+    out
+}
+
+#[test]
+fn no_text_shows_a_raw_card_track_edict_or_event_code() {
+    // The issue: players met "JE5", "RB/GH" and track codes with nothing to say what they mean.
+    let mut codes: BTreeSet<String> = Card::ALL.iter().map(id).collect();
+    codes.extend([Track::RA, Track::SA, Track::KR, Track::KT].iter().map(id));
+    codes.extend(FACTIONS.iter().flat_map(|f| Edict::deck(*f)).map(id));
+    codes.extend(EventCard::ALL.iter().map(id));
+    for text in all_texts(&catalog()) {
+        let shown: Vec<&str> =
+            text.split(|c: char| !c.is_ascii_alphanumeric()).filter(|word| codes.contains(*word)).collect();
+        assert!(shown.is_empty(), "{shown:?} in: {text}");
     }
 }
 
