@@ -535,6 +535,42 @@ fn names_are_the_board_names_and_written_out_codes() {
     }
 }
 
+/// Every string of the catalog: summary, names, short and long texts.
+fn all_texts(catalog: &Value) -> Vec<String> {
+    fn strings(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::String(s) => out.push(s.clone()),
+            Value::Array(items) => items.iter().for_each(|v| strings(v, out)),
+            Value::Object(map) => map.values().for_each(|v| strings(v, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for section in ["summary", "terms", "steps", "actions"] {
+        strings(&catalog[section], &mut out);
+    }
+    out
+}
+
+#[test]
+fn no_text_shows_a_raw_board_code_or_identifier() {
+    // The issue: players met codes with nothing to say what they mean. Territory, country, tile,
+    // edict-space, round-track and mission ids are written out; snake_case tags never show.
+    let mut codes: BTreeSet<String> = Territory::ALL.iter().map(id).collect();
+    codes.extend(Territory::ALL.iter().map(|t| id(t.country())));
+    codes.extend(Tile::ALL.iter().map(id));
+    codes.extend(EdictSpace::ALL.iter().map(id));
+    codes.extend(round_track());
+    codes.extend(Mission::ALL.iter().map(id));
+    for text in all_texts(&catalog()) {
+        let shown: Vec<&str> = text
+            .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .filter(|w| codes.contains(*w) || w.contains('_'))
+            .collect();
+        assert!(shown.is_empty(), "{shown:?} in: {text}");
+    }
+}
+
 #[test]
 fn removing_any_entry_or_adding_an_unknown_one_is_reported() {
     let seen = seen();
