@@ -29,7 +29,8 @@ const MAX_STEPS: usize = 20_000;
 /// The longest `short` text: it must fit one line of a tooltip.
 const SHORT_MAX_CHARS: usize = 90;
 
-/// The wooden figures: each is a field of the view holding its place.
+/// The wooden figures, catalogued as characters like the cards: each is a field of the view
+/// holding its place (Vitus has no card).
 const FIGURES: [&str; 3] = ["remigius", "vitus", "severus"];
 
 /// View fields the catalog explains as `field:<name>`: the labels the client shows beside them.
@@ -204,8 +205,8 @@ fn object_keys(value: impl Serialize) -> Vec<String> {
 /// Every term key the engine's public API can name.
 fn expected_terms() -> BTreeSet<String> {
     let mut keys = BTreeSet::new();
-    keys.extend(Card::ALL.iter().map(|c| format!("card:{}", id(c))));
-    keys.extend(FIGURES.iter().map(|f| format!("figure:{f}")));
+    keys.extend(Card::ALL.iter().map(|c| format!("character:{}", id(c))));
+    keys.extend(FIGURES.iter().map(|f| format!("character:{f}")));
     keys.extend((1..=board::ROOMS).map(|r| format!("room:{r}")));
     keys.extend((1..=STOREHOUSES.len()).map(|s| format!("storehouse:{s}")));
     keys.extend(portals().iter().map(|p| format!("portal:{}", id(p))));
@@ -266,12 +267,12 @@ impl Seen {
         if let Some(step) = view.pointer("/phase/step").and_then(Value::as_str) {
             self.steps.insert(step.to_string());
         }
-        self.term("card", view.pointer("/phase/card"));
+        self.term("character", view.pointer("/phase/card"));
         self.term("ring", view.pointer("/phase/carrying/ring"));
         self.term("room", view.pointer("/phase/carrying/from"));
-        self.term("card", view.get("hand"));
-        self.term("card", view.get("my_choice"));
-        self.term("card", view.pointer("/raphael/top"));
+        self.term("character", view.get("hand"));
+        self.term("character", view.get("my_choice"));
+        self.term("character", view.pointer("/raphael/top"));
         self.term("room", view.get("remigius"));
         self.term("room", view.get("severus"));
         self.term("room", view.get("door"));
@@ -283,7 +284,7 @@ impl Seen {
         }
         for seat in view.get("seats").and_then(Value::as_array).into_iter().flatten() {
             self.place(seat.get("token"));
-            self.term("card", seat.get("pile_top"));
+            self.term("character", seat.get("pile_top"));
             self.counts(seat.get("stock"));
             self.counts(seat.get("reserve"));
             for source in seat.get("score").and_then(Value::as_object).into_iter().flat_map(Map::keys) {
@@ -323,7 +324,8 @@ impl Seen {
         let Some(kind) = action_type(json) else { panic!("an action that is neither a string nor one key: {json}") };
         let inner = json.get(&kind);
         match kind.as_str() {
-            "room" | "card" | "portal" | "storehouse" => self.term(&kind, inner),
+            "room" | "portal" | "storehouse" => self.term(&kind, inner),
+            "card" => self.term("character", inner),
             "passage" => self.term("room", inner),
             "single" => self.term("ring", inner),
             "stash_ring" | "pickup" => self.term("ring", inner.and_then(|v| v.get("ring"))),
@@ -483,7 +485,7 @@ fn names_are_the_printed_names_and_card_texts_state_the_bells_numbers() {
     let catalog = catalog();
     let term = |key: String, field: &str| catalog["terms"][&key][field].as_str().unwrap_or_default().to_string();
     for card in Card::ALL {
-        let key = format!("card:{}", id(card));
+        let key = format!("character:{}", id(card));
         assert_eq!(term(key.clone(), "name"), card.name());
         if card != Card::Bells {
             let number = format!("Its Bells number is {}:", card.bells_number());
@@ -498,6 +500,38 @@ fn names_are_the_printed_names_and_card_texts_state_the_bells_numbers() {
     for (i, boxes) in STOREHOUSES.iter().enumerate() {
         let short = term(format!("storehouse:{}", i + 1), "short");
         assert!(short.contains(&format!("with {boxes} boxes")), "storehouse {}: {short}", i + 1);
+    }
+}
+
+/// Every string of the catalog: summary, names, short and long texts.
+fn all_texts(catalog: &Value) -> Vec<String> {
+    fn strings(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::String(s) => out.push(s.clone()),
+            Value::Array(items) => items.iter().for_each(|v| strings(v, out)),
+            Value::Object(map) => map.values().for_each(|v| strings(v, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for section in ["summary", "terms", "steps", "actions"] {
+        strings(&catalog[section], &mut out);
+    }
+    out
+}
+
+#[test]
+fn no_text_shows_a_raw_ring_code_or_identifier() {
+    // The issue: "rings are X/Y/Z" with nothing to say what they are. The texts write ring types
+    // as "ring type X" (capital), never the wire's lower-case `x`, and no snake_case tag
+    // (`bag_empty`, `stash_ring`, `first_game_placement`) shows.
+    let codes: BTreeSet<String> = Ring::ALL.iter().map(id).collect();
+    for text in all_texts(&catalog()) {
+        let shown: Vec<&str> = text
+            .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .filter(|w| codes.contains(*w) || w.contains('_'))
+            .collect();
+        assert!(shown.is_empty(), "{shown:?} in: {text}");
     }
 }
 
