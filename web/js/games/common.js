@@ -24,6 +24,16 @@ export function actionLabel(action) {
   return [head, parts.join(', ')].filter(Boolean).join(' — ');
 }
 
+/**
+ * An accessible name that starts with what the element shows (so that a person who reads it aloud
+ * to a speech tool is understood, WCAG 2.5.3), then says `extra` (what it is or what a click does).
+ */
+export function spoken(el, extra) {
+  const shown = (el.textContent || '').replace(/\s+/g, ' ').trim();
+  if (!shown) return extra;
+  return extra && !shown.includes(extra) ? `${shown} — ${extra}` : shown;
+}
+
 /** Whether two action JSON values are the same. */
 export function same(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
@@ -50,7 +60,7 @@ export function makeContext(g, { act, name, focusOn, labeler, texts }) {
         // Focusable so that a keyboard reaches its tooltip; named for screen readers.
         if (!el.hasAttribute('tabindex')) el.setAttribute('tabindex', '0');
         if (!el.hasAttribute('role')) el.setAttribute('role', el instanceof SVGElement ? 'img' : 'note');
-        if (!el.hasAttribute('aria-label')) el.setAttribute('aria-label', `${tx.terms[key].name}: ${tx.terms[key].short || ''}`.replace(/: $/, ''));
+        if (!el.hasAttribute('aria-label')) el.setAttribute('aria-label', spoken(el, `${tx.terms[key].name}: ${tx.terms[key].short || ''}`.replace(/: $/, '')));
       }
       return el;
     },
@@ -86,7 +96,7 @@ export function makeContext(g, { act, name, focusOn, labeler, texts }) {
       el.setAttribute('role', 'button');
       el.dataset.clickable = String(matches.length);
       const label = title || (matches.length === 1 ? c.label(matches[0]) : `${matches.length} options`);
-      el.setAttribute('aria-label', label);
+      el.setAttribute('aria-label', spoken(el, label));
       // The tooltip says what a click does, under the rules text of the thing itself (data-term).
       el.setAttribute('data-tip', matches.length === 1 ? `Click: ${label}` : `Click to choose among ${matches.length} options`);
       el.chMatches = matches;
@@ -126,7 +136,7 @@ export function settleTargets(root, c) {
     for (const a of inner.chMatches) if (!merged.some((b) => same(a, b))) merged.push(a);
     outer.chMatches = merged;
     outer.dataset.clickable = String(merged.length);
-    outer.setAttribute('aria-label', merged.length === 1 ? c.label(merged[0]) : `${merged.length} options`);
+    outer.setAttribute('aria-label', spoken(outer, merged.length === 1 ? c.label(merged[0]) : `${merged.length} options`));
     outer.setAttribute('data-tip', merged.length === 1 ? `Click: ${c.label(merged[0])}` : `Click to choose among ${merged.length} options`);
     inner.chRetired = true;
     inner.classList.remove('clickable');

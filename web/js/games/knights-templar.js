@@ -8,6 +8,11 @@ const TYPE_COLORS = {
   legacy: '#6c4f9e', ally: '#2e6fb0', county: '#3d8b3d', treasure: '#c99a1c', mission: '#a0522d',
   power: '#d46a1f', battle: '#9b1c1c', enemy: '#2d2d2d', downfall: '#7d7d7d',
 };
+// Darker shades for text on white (4.5:1 contrast).
+const TYPE_TEXT = {
+  legacy: '#5b3f8c', ally: '#245a91', county: '#2a6a2a', treasure: '#7a5a00', mission: '#8a4422',
+  power: '#9a4a0e', battle: '#9b1c1c', enemy: '#2d2d2d', downfall: '#555555',
+};
 const TYPE_LETTER = { legacy: 'L', ally: 'A', county: 'C', treasure: 'T', mission: 'M', power: 'P', battle: 'B', enemy: 'E', downfall: 'D' };
 
 function cardName(view, id) {
@@ -157,6 +162,6 @@ export default {
     h('div', {}, seatDot(p.seat), ' ', h('span', { class: 'pname' }, c.name(p.seat)), view.grand_master === p.seat ? h('span', { class: 'tag' }, 'Grand Master') : null, c.mine(p.seat) ? h('span', { class: 'tag' }, 'you') : null),
     h('div', { class: 'stats' },
       h('span', {}, 'Score ', h('b', {}, String(p.score_now))),
-      ...TYPES.map((t, i) => (p.counts[i] ? c.term(h('span', { class: 'type-count', style: { color: TYPE_COLORS[t] } }, `${TYPE_LETTER[t]} ${p.counts[i]}`), 'type', t) : null))))));
+      ...TYPES.map((t, i) => (p.counts[i] ? c.term(h('span', { class: 'type-count', style: { color: TYPE_TEXT[t] } }, `${TYPE_LETTER[t]} ${p.counts[i]}`), 'type', t) : null))))));
   },
 };

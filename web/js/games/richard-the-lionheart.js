@@ -31,9 +31,6 @@ const CONDITIONS = {
 function place(id) {
   return titleCase(id);
 }
-function cardList(counts) {
-  return CARD_TYPES.map((t, i) => (counts[i] ? `${counts[i]} ${CARD_NAMES[t]}` : null)).filter(Boolean).join(', ') || 'none';
-}
 function purchase(p) {
   if (!p) return '';
   if (p.item === 'specific_card') return `${p.card} (${CARD_NAMES[p.card] || ''})`;
@@ -141,18 +138,31 @@ export default {
       y += 40;
     }
     side.push(label(px + 4, y, `Decks: provisions ${view.decks.provisions}, crusade ${view.decks.crusade}, events ${view.decks.events}`, { 'font-size': 11 }));
-    side.push(label(px + 4, y + 18, `Reserve: ${cardList(view.reserve)}`, { 'font-size': 11 }));
-    side.push(label(px + 4, y + 36, `Display: ${cardList(view.display)}`, { 'font-size': 11 }));
-    if (view.verdicts) side.push(label(px + 4, y + 54, `Verdicts: banners ${view.verdicts.banners}, hourglasses ${view.verdicts.hourglasses}, chests ${view.verdicts.chests}`, { 'font-size': 11 }));
-    y += 84;
+    y += 20;
+    // The reserve and the display: one line per card type, its name written out, in two columns.
+    for (const [title, counts] of [['Reserve', view.reserve], ['Display', view.display]]) {
+      side.push(label(px + 4, y, `${title}:`, { 'font-size': 11, 'font-weight': 'bold' }));
+      CARD_TYPES.forEach((code, i) => {
+        const x = px + 4 + (i % 2) * 138;
+        const ly = y + 16 + Math.floor(i / 2) * 15;
+        side.push(c.term(s('g', { dataset: { card: `${title}-${code}` } }, label(x, ly, `${counts[i] || 0} ${c.tname('card', code, CARD_NAMES[code])}`, { 'font-size': 11, fill: code.startsWith('R') ? '#8b1e1e' : '#1e5a2a' })), 'card', code));
+      });
+      y += 16 + 3 * 15 + 4;
+    }
+    if (view.verdicts) {
+      side.push(label(px + 4, y, `Verdicts: banners ${view.verdicts.banners}, hourglasses ${view.verdicts.hourglasses}, chests ${view.verdicts.chests}`, { 'font-size': 11 }));
+      y += 18;
+    }
+    y += 12;
     side.push(label(px + 4, y, 'Prices this round', { 'font-size': 12, 'font-weight': 'bold' }));
     Object.entries(view.costs || {}).forEach(([k, v], i) => {
       side.push(coin(px + 14 + (i % 2) * 135, y + 22 + Math.floor(i / 2) * 26, 9, v), label(px + 28 + (i % 2) * 135, y + 22 + Math.floor(i / 2) * 26, titleCase(k), { 'font-size': 11 }));
     });
     y += 22 + Math.ceil(Object.keys(view.costs || {}).length / 2) * 26 + 6;
     view.players.forEach((p, i) => {
-      side.push(s('circle', { cx: px + 12, cy: y + i * 20, r: 7, fill: c.color(p.seat), stroke: '#1b1b1b' }), seatMark(px + 12, y + i * 20, 3.5, p.seat),
-        label(px + 24, y + i * 20, `${c.name(p.seat)}: ${titleCase(p.character || '?')} (${p.side || p.faction || '?'})`, { 'font-size': 11 }));
+      side.push(s('g', { dataset: { seat: p.seat } },
+        s('circle', { cx: px + 12, cy: y + i * 20, r: 7, fill: c.color(p.seat), stroke: '#1b1b1b' }), seatMark(px + 12, y + i * 20, 3.5, p.seat),
+        label(px + 24, y + i * 20, `${c.name(p.seat)}: ${p.character ? c.tname('character', p.character, titleCase(p.character)) : '?'} (${p.side || p.faction || '?'})`, { 'font-size': 11 })));
     });
     const SH = y + view.players.length * 20 + 4;
     side.unshift(s('rect', { x: px - 8, y: 8, width: PW + 8, height: SH - 8, rx: 8, fill: '#f6efe2', stroke: '#8a7456' }));

@@ -78,7 +78,7 @@ function edictBox(view, c, e, x, y) {
   } else {
     g.append(label(x + 6, y + 32, 'seventh city', { 'font-size': 11, fill: '#7a6a58' }));
   }
-  return c.bind(c.term(g, ['edict', 'space'], e.edict && c.texts.key('edict', e.edict) ? e.edict : e.space), (a) => a.type === 'exchange_edict' && a.with === e.edict, e.edict ? `Exchange for the edict of ${territoryName(view, e.edict)}` : undefined);
+  return c.bind((e.edict ? c.term(g, 'edict', e.edict) : c.term(g, 'edict_space', e.space)), (a) => a.type === 'exchange_edict' && a.with === e.edict, e.edict ? `Exchange for the edict of ${territoryName(view, e.edict)}` : undefined);
 }
 
 function territory(view, c, t) {

@@ -66,7 +66,8 @@ export function gameScreen(ctx, id) {
   const actionsBox = h('section', { class: 'actions', 'data-testid': 'legal-actions' });
   const panelBox = h('section', { class: 'player-boards', 'data-testid': 'players' });
   // The log is announced (role log) and scrolls by keyboard (tabindex) as well as by mouse.
-  const logList = h('ol', { class: 'log', 'data-testid': 'log', role: 'log', tabindex: '0', 'aria-label': 'Game log' });
+  const logList = h('ol', { class: 'log', 'data-testid': 'log' });
+  const logScroll = h('div', { class: 'log-scroll', role: 'log', tabindex: '0', 'aria-label': 'Game log' }, logList);
   const resultBox = h('section', { class: 'result-box' });
   const links = h('p', { class: 'game-links muted' });
   const root = h('section', { class: 'game', 'data-testid': 'game' },
@@ -78,7 +79,7 @@ export function gameScreen(ctx, id) {
         turnBox,
         actionsBox,
         panelBox,
-        h('section', { class: 'log-box' }, h('h2', {}, 'Game log'), logList),
+        h('section', { class: 'log-box' }, h('h2', {}, 'Game log'), logScroll),
         links)));
   mount(ctx.app, root);
   if (g.version === null) boardBox.append(h('p', { class: 'muted' }, 'Loading the table…'));
@@ -97,10 +98,10 @@ export function gameScreen(ctx, id) {
   }
 
   function renderLog() {
-    const atBottom = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 40;
+    const atBottom = logScroll.scrollHeight - logScroll.scrollTop - logScroll.clientHeight < 40;
     mount(logList, ...g.log.map((e) => h('li', { class: e.private ? 'private' : null, 'data-tip': e.private ? 'Only you see this' : null },
       e.text, e.clock ? h('span', { class: 'tag clock-tag', 'data-testid': 'by-clock' }, 'timed out: played by the clock') : null)));
-    if (atBottom || logList.childElementCount < 3) logList.scrollTop = logList.scrollHeight;
+    if (atBottom || logList.childElementCount < 3) logScroll.scrollTop = logScroll.scrollHeight;
   }
 
   function statusText() {

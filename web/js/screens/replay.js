@@ -36,7 +36,8 @@ export function replayScreen(ctx, id) {
   const boardBox = h('div', { class: 'board', 'data-testid': 'board' });
   const stepText = h('p', { class: 'step-text', 'data-testid': 'replay-step' });
   const slider = h('input', { type: 'range', min: 0, value: 0, 'aria-label': 'Move shown', oninput: (e) => go(Number(e.target.value)) });
-  const list = h('ol', { class: 'log replay-list', 'data-testid': 'replay-list', role: 'log', tabindex: '0', 'aria-label': 'Moves' });
+  const list = h('ol', { class: 'log replay-list', 'data-testid': 'replay-list' });
+  const listScroll = h('div', { class: 'log-scroll', tabindex: '0', role: 'region', 'aria-label': 'Moves' }, list);
   const note = h('p', { class: 'muted small' });
   const resultBox = h('div');
 
@@ -146,7 +147,7 @@ export function replayScreen(ctx, id) {
         h('button', { class: 'icon', onclick: () => go(steps.length), 'aria-label': 'To the end', 'data-tip': 'To the end', 'data-testid': 'replay-last' }, icon('last')),
         slider),
       stepText,
-      h('div', { class: 'game-body' }, boardBox, h('aside', { class: 'side' }, note, h('section', { class: 'log-box' }, h('h2', {}, 'Moves'), list))),
+      h('div', { class: 'game-body' }, boardBox, h('aside', { class: 'side' }, note, h('section', { class: 'log-box' }, h('h2', {}, 'Moves'), listScroll))),
       resultBox,
       h('p', {}, h('a', { href: `/api/games/${encodeURIComponent(id)}/log${q}`, download: `${id}.json` }, 'Download the log'),
         ' — verify it offline with ', h('code', {}, 'chapterhouse verify'), '.'));
