@@ -4,6 +4,7 @@
 mod accounts;
 mod games;
 mod lobbies;
+mod texts;
 
 use crate::accounts::Sessions;
 use crate::catalog::Catalog;
@@ -59,6 +60,7 @@ pub fn app(state: AppState) -> Router {
         .merge(accounts::routes())
         .merge(lobbies::routes())
         .merge(games::routes())
+        .merge(texts::routes())
         .route("/api/{*rest}", axum::routing::any(|| async { ApiError::NoRoute }))
         .route("/ws", get(crate::ws::upgrade))
         .fallback_service(web)
