@@ -75,6 +75,6 @@ export class Texts {
   }
 
   action(type) {
-    return this.actions[type] || null;
+    return (type && this.actions[type]) || null;
   }
 }

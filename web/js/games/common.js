@@ -34,6 +34,15 @@ export function spoken(el, extra) {
   return extra && !shown.includes(extra) ? `${shown} — ${extra}` : shown;
 }
 
+/** The type of an action JSON value: its `type` tag, the string itself, or its one key (externally tagged). */
+export function actionType(action) {
+  if (typeof action === 'string') return action;
+  if (!action || typeof action !== 'object') return null;
+  if (typeof action.type === 'string') return action.type;
+  const keys = Object.keys(action);
+  return keys.length === 1 ? keys[0] : null;
+}
+
 /** Whether two action JSON values are the same. */
 export function same(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
@@ -75,7 +84,7 @@ export function makeContext(g, { act, name, focusOn, labeler, texts }) {
     mine: (seat) => c.seat !== null && seat === c.seat,
     label: (action) => {
       try {
-        return (labeler && labeler(action, g.view, c)) || (action && tx.action(action.type) ? tx.action(action.type).name : null) || actionLabel(action);
+        return (labeler && labeler(action, g.view, c)) || (tx.action(actionType(action)) || {}).name || actionLabel(action);
       } catch {
         return actionLabel(action);
       }
@@ -145,6 +154,14 @@ export function settleTargets(root, c) {
     inner.removeAttribute('aria-label');
     inner.removeAttribute('data-clickable');
     inner.removeAttribute('data-tip');
+  }
+  // A rules-text element inside a target keeps its hover tooltip but is no separate tab stop or
+  // widget: a focusable thing inside a button is lost to screen readers (and axe's nested-interactive).
+  const around = [...root.querySelectorAll('[data-term][tabindex]:not(.clickable)')].filter((el) => el.querySelector('.clickable'));
+  for (const el of [...root.querySelectorAll('.clickable [data-term][tabindex]'), ...around]) {
+    el.removeAttribute('tabindex');
+    if (el.getAttribute('role') === 'img' || el.getAttribute('role') === 'note') el.removeAttribute('role');
+    el.removeAttribute('aria-label');
   }
   for (const el of root.querySelectorAll('svg .clickable')) {
     const r = el.getBoundingClientRect();

@@ -93,15 +93,15 @@ export default {
       const g = s('g', { dataset: { room: room.room } },
         s('rect', { class: 'hit', x, y, width: RW, height: RH, rx: 6, fill: room.church ? '#e8dcf0' : '#f7f0df', stroke: '#5a4a3a', 'stroke-width': 2 }),
         label(x + 8, y + 13, `${room.room}${room.church ? ' ✝' : ''}`, { 'font-weight': 'bold', 'font-size': 14 }));
-      room.chalices.forEach((sp, i) => g.append(piece(x + 40 + i * 18, y + 13, sp, c, 'chalice')));
-      room.books.forEach((sp, i) => g.append(piece(x + 40 + (room.chalices.length + i) * 18, y + 13, sp, c, 'book')));
+      room.chalices.forEach((sp, i) => g.append(sp ? c.term(s('g', {}, piece(x + 40 + i * 18, y + 13, sp, c, 'chalice')), 'kind', 'chalice') : piece(x + 40 + i * 18, y + 13, sp, c, 'chalice')));
+      room.books.forEach((sp, i) => g.append(sp ? c.term(s('g', {}, piece(x + 40 + (room.chalices.length + i) * 18, y + 13, sp, c, 'book')), 'kind', 'book') : piece(x + 40 + (room.chalices.length + i) * 18, y + 13, sp, c, 'book')));
       room.areas.forEach((area, ai) => {
         const ay = y + 34 + ai * 22;
         const ag = s('g', { dataset: { area: ai + 1 } },
           s('rect', { class: 'hit', x: x + 6, y: ay - 9, width: RW - 12, height: 18, rx: 4, fill: '#efe6d2', stroke: '#b7a78a' }),
           label(x + 10, ay, `a${ai + 1}`, { 'font-size': 9, fill: '#7a6a58' }));
         area.forEach((sp, si) => {
-          const p = sp && sp.kind ? c.term(s('g', {}, piece(x + 34 + si * 18, ay, sp, c)), 'ring', sp.kind) : piece(x + 34 + si * 18, ay, sp, c);
+          const p = sp && sp.kind ? c.term(s('g', { dataset: { ring: `${room.room}-${ai}-${si}` } }, piece(x + 34 + si * 18, ay, sp, c)), 'ring', sp.kind) : piece(x + 34 + si * 18, ay, sp, c);
           if (sp) ag.append(c.bind(s('g', {}, p), (act) => act && act.pickup && act.pickup.owner === sp.owner && act.pickup.area === ai + 1 && act.pickup.ring === sp.kind && room.room === here));
           else ag.append(p);
         });
@@ -114,7 +114,7 @@ export default {
       if (view.severus === room.room) figures.push(['S', '#6b1d1d', 'Severus', 'severus']);
       if (view.vitus && view.vitus.room === room.room) figures.push(['V', '#1d3d6b', 'Vitus', 'vitus']);
       figures.forEach(([letter, fill, title, key, ink], i) => g.append(key ? c.term(figure(x + 18 + i * 24, y + RH - 16, letter, fill, title), 'character', key) : figure(x + 18 + i * 24, y + RH - 16, letter, fill, title, ink)));
-      out.push(c.bind(g, (act) => act && act.room === room.room, `Room ${room.room}`));
+      out.push(c.bind(c.term(g, 'room', room.room), (act) => act && act.room === room.room, `Room ${room.room}`));
     }
     // Portals.
     const [mx, my] = centre(1);
@@ -124,12 +124,13 @@ export default {
     const atMain = view.seats.filter((p) => p.token && p.token.portal === 'main');
     atMain.forEach((p, i) => main.append(s('circle', { cx: mx + 50 + i * 16, cy: my + RH / 2 + 15, r: 7, fill: c.color(p.seat), stroke: '#222' }), seatMark(mx + 50 + i * 16, my + RH / 2 + 15, 3.5, p.seat)));
     if (view.vitus && view.vitus.portal) main.append(figure(mx - 56, my + RH / 2 + 15, 'V', '#1d3d6b', 'Vitus'));
-    out.push(c.bind(main, (act) => act && act.portal === 'main'));
+    out.push(c.bind(c.term(main, 'portal', 'main'), (act) => act && act.portal === 'main'));
     const [sx, sy] = centre(9);
     out.push(c.bind(s('g', { dataset: { portal: 'side' } },
       s('rect', { class: 'hit', x: sx + RW / 2 + 4, y: sy - 30, width: 22, height: 60, rx: 4, fill: '#8b4513' }),
       s('text', { x: sx + RW / 2 + 15, y: sy, 'font-size': 10, fill: 'white', 'text-anchor': 'middle', transform: `rotate(90 ${sx + RW / 2 + 15} ${sy})` }, 'side portal')),
     (act) => act && act.portal === 'side'));
+    c.term(out[out.length - 1], 'portal', 'side');
     out.push(label(16, H - 12, `Round ${view.round} · start player ${c.name(view.start_player)}`, { 'font-size': 12 }));
     // The harbor: storehouses, the bag, what is out of the game.
     const hx = 776;
@@ -144,7 +145,7 @@ export default {
       st.tiles.forEach((t, k) => g.append(s('rect', { x: hx + 12 + k * 30, y: y + 24, width: 26, height: 24, rx: 3, fill: t === 'chalice' ? '#f3d98b' : t === 'book' ? '#c9a27a' : '#ddd', stroke: '#555' }),
         label(hx + 25 + k * 30, y + 36, t === 'chalice' ? 'Ch' : t === 'book' ? 'Bk' : t.toUpperCase(), { 'text-anchor': 'middle', 'font-size': 11, 'font-weight': 'bold' })));
       view.seats.forEach((p, k) => { if (p.token && p.token.storehouse === st.number) g.append(s('circle', { cx: hx + 250 - k * 16, cy: y + 14, r: 7, fill: c.color(p.seat), stroke: '#222' }), seatMark(hx + 250 - k * 16, y + 14, 3.5, p.seat)); });
-      harbor.push(c.bind(g, (act) => act && act.storehouse === st.number));
+      harbor.push(c.bind(c.term(g, 'storehouse', st.number), (act) => act && act.storehouse === st.number));
     });
     const ry = 40 + view.storehouses.length * 62 + 8;
     const removed = Object.entries(view.removed).map(([k, n]) => `${k} ${n}`).join(', ');

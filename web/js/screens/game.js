@@ -8,7 +8,7 @@ import { get, gameInfo } from '../api.js';
 import { socket } from '../socket.js';
 import { loadGameCache, saveGameCache } from '../session.js';
 import { gameModule } from '../games/index.js';
-import { makeContext, actionLabel, settleTargets } from '../games/common.js';
+import { makeContext, actionType, settleTargets } from '../games/common.js';
 import { resultPanel } from './result.js';
 import { ensureTexts, textsNow } from '../texts.js';
 import { setTermLookup, hide as hideTooltip } from '../tooltip.js';
@@ -218,7 +218,7 @@ export function gameScreen(ctx, id) {
       class: ['action', pending !== null ? 'sending' : null],
       'data-testid': 'action',
       'data-action': JSON.stringify(action),
-      'data-term': action && typeof action === 'object' && action.type && c.texts.action(action.type) ? `action:${action.type}` : null,
+      'data-term': c.texts.action(actionType(action)) ? `action:${actionType(action)}` : null,
       onclick: () => act(action),
     }, c.label(action)));
     mount(actionsBox,
