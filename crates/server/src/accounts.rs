@@ -3,7 +3,7 @@
 //! [`Sessions`] that let a sign-out reach the sockets opened with its token.
 
 use crate::error::ApiError;
-use crate::http::AppState;
+use crate::state::AppState;
 use crate::store::Account;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;

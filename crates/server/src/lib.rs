@@ -4,16 +4,19 @@
 //! - [`cli`]: the offline subcommands (`simulate`, `verify`, `engine`).
 //! - [`serve`]: the HTTP/WebSocket server (`chapterhouse serve`): config, start-up, shutdown.
 //! - [`http`]: the router ([`http::app`]) and one module per HTTP resource.
-//! - [`ws`]: one WebSocket connection: lobby and game subscriptions, actions.
+//! - [`ws`]: one WebSocket connection: transport, lobby follow, game subscriptions and actions.
 //! - [`outbox`]: a socket's bounded outgoing queue; a client that falls behind is closed.
 //! - [`protocol`]: the socket messages, [`protocol::ClientMsg`] and [`protocol::ServerMsg`].
 //! - [`table`]: one task per live game; validation, write-ahead, per-viewer patches, bots, clocks.
 //! - [`lobby`]: lobbies and their rules, kept live and persisted.
+//! - [`state`]: [`state::AppState`], what every handler and socket may reach.
+//! - [`access`]: who may see or act in a game (seats, spectators), for HTTP and the socket alike.
 //! - [`accounts`]: guests, registered accounts (argon2id), bearer tokens.
 //! - [`store`]: the PostgreSQL/SQLite store and its batching action writer.
 //! - [`error`]: the one error type clients see, with stable codes.
 //! - [`ids`]: typed ids.
 
+pub mod access;
 pub mod accounts;
 pub mod catalog;
 pub mod cli;
@@ -24,6 +27,7 @@ pub mod lobby;
 pub mod outbox;
 pub mod protocol;
 pub mod serve;
+pub mod state;
 pub mod store;
 pub mod table;
 pub mod ws;

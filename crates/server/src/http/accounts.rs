@@ -1,8 +1,9 @@
 //! `/api/guest`, `/api/register`, `/api/login`, `/api/logout`, `/api/me`, `/api/me/games`.
 
-use super::{AppState, Body};
+use super::Body;
 use crate::accounts::{bearer, check_name, hash_password, new_token, token_hash, verify_password, Auth};
 use crate::error::ApiError;
+use crate::state::AppState;
 use crate::store::{Account, AccountKind, GameSummary, StoreError};
 use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;

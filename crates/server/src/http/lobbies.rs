@@ -1,11 +1,12 @@
 //! `/api/lobbies...`: create, list, look, join, seats, bots, kick, options, start.
 
-use super::{AppState, Body};
+use super::Body;
 use crate::accounts::{Auth, MaybeAuth};
 use crate::error::ApiError;
 use crate::ids::{AccountId, GameId, LobbyId};
 use crate::lobby::registry::NewLobby;
 use crate::lobby::Lobby;
+use crate::state::AppState;
 use axum::extract::{Path, Query, State};
 use axum::routing::{get, post};
 use axum::{Json, Router};

@@ -6,50 +6,14 @@ mod games;
 mod lobbies;
 mod texts;
 
-use crate::accounts::Sessions;
-use crate::catalog::Catalog;
 use crate::error::ApiError;
-use crate::lobby::registry::Lobbies;
-use crate::store::Store;
-use crate::table::Tables;
+use crate::state::AppState;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Request, State};
 use axum::routing::get;
 use axum::{Json, Router};
 use serde::de::DeserializeOwned;
 use serde_json::json;
-use std::path::PathBuf;
-use std::sync::atomic::AtomicU64;
-use std::sync::Arc;
-use tokio_util::sync::CancellationToken;
-use tokio_util::task::TaskTracker;
-
-/// Everything a request handler may reach (cheap to clone).
-#[derive(Clone)]
-pub struct AppState {
-    /// The store.
-    pub store: Store,
-    /// The games this build hosts.
-    pub catalog: Arc<Catalog>,
-    /// Live lobbies.
-    pub lobbies: Arc<Lobbies>,
-    /// Live tables.
-    pub tables: Arc<Tables>,
-    /// Cancelled when the server starts shutting down: tables stop taking actions.
-    pub shutdown: CancellationToken,
-    /// Cancelled once tables have stopped: sockets flush and close.
-    pub sockets_closing: CancellationToken,
-    /// Tracks socket tasks, so shutdown can wait for their close frames.
-    pub sockets: TaskTracker,
-    /// Numbers socket connections.
-    pub next_conn: Arc<AtomicU64>,
-    /// The tokens of open sockets, so that a sign-out reaches them.
-    pub sessions: Arc<Sessions>,
-    /// How many messages may wait for one socket before it is closed as fallen behind.
-    pub socket_queue: usize,
-    /// Where the web client's files are.
-    pub web_dir: PathBuf,
-}
 
 /// The whole router: `/healthz`, `/api/...`, `/ws`, and the web client at `/`.
 pub fn app(state: AppState) -> Router {

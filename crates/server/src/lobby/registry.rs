@@ -159,7 +159,8 @@ impl Lobbies {
         let descriptor = self.catalog.get(&current.game).ok_or_else(|| ApiError::UnknownGame(current.game.clone()))?;
         let info = descriptor.info();
         let seated = current.seated_for_start(&by.id, info.min_players, info.max_players)?;
-        let seed = Tables::new_seed();
+        // From the OS CSPRNG: only its commitment is published until the game ends.
+        let seed = game_core::Seed::random();
         let game = descriptor.create(seated.len(), &current.options, seed)?;
         let game_id = GameId::random();
         let names: Vec<String> = seated.iter().map(|s| s.name.clone()).collect();

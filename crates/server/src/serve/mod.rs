@@ -3,8 +3,9 @@
 //! a close frame.
 
 use crate::catalog::Catalog;
-use crate::http::{app, AppState};
+use crate::http::app;
 use crate::lobby::registry::Lobbies;
+use crate::state::AppState;
 use crate::store::writer::Writer;
 use crate::store::Store;
 use crate::table::{TableConfig, Tables};

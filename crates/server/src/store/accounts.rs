@@ -84,18 +84,6 @@ impl Store {
         Ok(Account { id, name: name.to_string(), kind })
     }
 
-    /// The account with this id.
-    ///
-    /// # Errors
-    /// When the database fails.
-    pub async fn account(&self, id: &AccountId) -> Result<Option<Account>, StoreError> {
-        let row = sqlx::query("select id, name, kind from accounts where id = $1")
-            .bind(id.as_str())
-            .fetch_optional(self.pool())
-            .await?;
-        row.as_ref().map(account).transpose()
-    }
-
     /// A registered account by name (any case), with its password hash.
     ///
     /// # Errors

@@ -37,6 +37,19 @@ pub struct NewGame {
     pub initial_hash: StateHash,
 }
 
+impl NewGame {
+    /// The facts that decide who may see or act in this game.
+    pub fn access(&self) -> crate::access::GameAccess<'_> {
+        crate::access::GameAccess {
+            accounts: &self.accounts,
+            bots: &self.bots,
+            public: self.public,
+            invite_code: self.invite_code.as_deref(),
+            lobby: self.lobby.as_ref(),
+        }
+    }
+}
+
 /// A stored game.
 #[derive(Clone, Debug)]
 pub struct GameRecord {

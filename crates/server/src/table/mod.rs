@@ -11,7 +11,7 @@ use crate::error::ApiError;
 use crate::ids::{AccountId, GameId, LobbyId};
 use crate::store::writer::Writer;
 use crate::store::{ActionRow, GameRecord, Store};
-use game_core::{DynGame, Seat, SeatNames, Seed, Viewer};
+use game_core::{DynGame, Seat, SeatNames, Viewer};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -51,9 +51,15 @@ pub struct TableInfo {
 }
 
 impl TableInfo {
-    /// The seat `account` plays, if any.
-    pub fn seat_of(&self, account: &AccountId) -> Option<Seat> {
-        self.accounts.iter().zip(&self.bots).position(|(a, bot)| a == account && !bot).map(|i| Seat(i as u8))
+    /// The facts that decide who may see or act in this game.
+    pub fn access(&self) -> crate::access::GameAccess<'_> {
+        crate::access::GameAccess {
+            accounts: &self.accounts,
+            bots: &self.bots,
+            public: self.public,
+            invite_code: self.invite_code.as_deref(),
+            lobby: self.lobby.as_ref(),
+        }
     }
 }
 
@@ -299,10 +305,5 @@ impl Tables {
     pub async fn wait_stopped(&self) {
         self.tracker.close();
         self.tracker.wait().await;
-    }
-
-    /// Draws a seed for a new game.
-    pub fn new_seed() -> Seed {
-        Seed::random()
     }
 }

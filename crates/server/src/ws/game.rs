@@ -1,0 +1,97 @@
+//! Game subscriptions and actions on a socket: who may watch (see [`crate::access`]), the table
+//! to ask, and the answer to an action once it is committed.
+
+use super::Connection;
+use crate::error::ApiError;
+use crate::ids::GameId;
+use crate::protocol::{error_text, ServerMsg};
+use crate::table::{Command, TableHandle};
+use tokio::sync::oneshot;
+
+impl Connection {
+    async fn table(&mut self, game: &GameId) -> Result<TableHandle, ApiError> {
+        match self.games.get(game) {
+            Some(handle) => Ok(handle.clone()),
+            None => self.state.tables.get_or_load(game).await,
+        }
+    }
+
+    pub(super) async fn subscribe(
+        &mut self,
+        game: &GameId,
+        last_version: Option<u64>,
+        code: Option<String>,
+    ) -> Result<(), ApiError> {
+        // A table that stopped (a finished game left idle) is loaded again once.
+        for _ in 0..2 {
+            let table = self.table(game).await?;
+            let account = self.account.as_ref().map(|a| &a.id);
+            let viewer = table.info.access().viewer(&self.state.lobbies, account, code.as_deref()).await?;
+            let command = Command::Subscribe { conn: self.id, viewer, last_version, out: self.out.clone() };
+            if table.send(command).await {
+                self.games.insert(game.clone(), table);
+                return Ok(());
+            }
+            self.games.remove(game);
+        }
+        Err(self.stopped())
+    }
+
+    pub(super) async fn unsubscribe(&mut self, game: &GameId) {
+        if let Some(table) = self.games.remove(game) {
+            table.send(Command::Unsubscribe { conn: self.id }).await;
+        }
+    }
+
+    /// Ends every game subscription (the socket is closing).
+    pub(super) async fn unsubscribe_all(&mut self) {
+        for (_, table) in self.games.drain() {
+            table.send(Command::Unsubscribe { conn: self.id }).await;
+        }
+    }
+
+    fn stopped(&self) -> ApiError {
+        if self.state.shutdown.is_cancelled() {
+            ApiError::ShuttingDown
+        } else {
+            ApiError::Internal
+        }
+    }
+
+    pub(super) async fn action(
+        &mut self,
+        game: &GameId,
+        version: u64,
+        action: serde_json::Value,
+        req: Option<u64>,
+    ) -> Result<(), ApiError> {
+        let account = self.account.as_ref().map(|a| a.id.clone());
+        if account.is_none() {
+            return Err(ApiError::MissingToken);
+        }
+        for _ in 0..2 {
+            let table = self.table(game).await?;
+            let seat = table.info.access().player(account.as_ref())?;
+            let (reply, answer) = oneshot::channel();
+            if !table.send(Command::Action { seat, version, action: action.clone(), reply }).await {
+                self.games.remove(game);
+                continue;
+            }
+            // The answer comes after the commit; wait for it off the read loop.
+            let out = self.out.clone();
+            let game = game.clone();
+            let shutting_down = self.state.shutdown.clone();
+            tokio::spawn(async move {
+                let text = match answer.await {
+                    Ok(Ok(version)) => ServerMsg::Ack { req, game: &game, version }.to_text(),
+                    Ok(Err(e)) => error_text(&e, req, Some(&game)),
+                    Err(_) if shutting_down.is_cancelled() => error_text(&ApiError::ShuttingDown, req, Some(&game)),
+                    Err(_) => error_text(&ApiError::Internal, req, Some(&game)),
+                };
+                out.send(text);
+            });
+            return Ok(());
+        }
+        Err(self.stopped())
+    }
+}
