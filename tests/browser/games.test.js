@@ -1,7 +1,7 @@
 // Each of the other three games played to its result screen in the browser: one person clicking
 // (the board when it offers a highlighted element, else the list of legal actions) against bots.
-// Mid-game the same player also opens the table on a phone: the page must not scroll sideways and
-// the board's text must stay readable.
+// Mid-game the same player also opens the table on a phone: the page must not scroll sideways, the
+// board fits the width, and zoomed ("Zoom board") its text is readable.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -48,6 +48,7 @@ for (const game of GAMES) {
     if (!shot) await screenshot(page, `${game.id}-board`);
     if (!phone) phone = await phoneView(page, `${game.id}-phone`);
     assert.ok(phone.overflow <= 1, `the phone-sized page does not scroll sideways (${phone.overflow}px)`);
+    assert.ok(phone.fit <= 1, `the board fits the phone's width (${phone.fit}px beyond it)`);
     assert.ok(phone.smallest >= MIN_PHONE_TEXT,
       `the board's text is readable on a phone: "${phone.smallestText}" is drawn at ${phone.smallest.toFixed(1)}px`);
     assert.deepEqual(phone.errors, [], 'no script errors on the phone');

@@ -177,10 +177,95 @@ export async function phoneView(page, name) {
     await phone.goto(page.url());
     await phone.waitForSelector('[data-testid="game"][data-version] [data-testid="board"] svg');
     await phone.waitForTimeout(100);
-    const metrics = await phoneMetrics(phone);
+    // Fitted to the screen, the whole board is in view; zoomed, its text is readable.
+    const fit = await phone.evaluate(() => Math.max(...[...document.querySelectorAll('[data-testid="board"] svg')].map((s) => s.getBoundingClientRect().right)) - window.innerWidth);
     await screenshot(phone, name);
-    return { ...metrics, errors };
+    await phone.click('[data-testid="zoom"]');
+    await phone.waitForTimeout(50);
+    const metrics = await phoneMetrics(phone);
+    await screenshot(phone, `${name}-zoomed`);
+    return { ...metrics, fit, errors };
   } finally {
     await context.close();
   }
+}
+
+/** Calls the server's HTTP API as the person signed in on `page`. */
+export async function apiCall(page, method, path, body) {
+  return page.evaluate(async ([m, p, b]) => {
+    const { token } = JSON.parse(localStorage.getItem('chapterhouse.session'));
+    const r = await fetch(p, { method: m, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: b === undefined ? undefined : JSON.stringify(b) });
+    const data = await r.json().catch(() => null);
+    if (!r.ok) throw new Error(`${m} ${p}: ${r.status} ${JSON.stringify(data)}`);
+    return data;
+  }, [method, path, body]);
+}
+
+/**
+ * A game of `game` for `players` seats started at once through the API: the person on `page` in
+ * seat 0 and bots in the others. Returns the game's id. Quicker than clicking through a lobby, for
+ * tests about the table rather than the lobby.
+ */
+export async function quickGame(page, game, players, { options = {}, turnSeconds } = {}) {
+  const { lobby } = await apiCall(page, 'POST', '/api/lobbies', { game, options, ...(turnSeconds ? { turn_seconds: turnSeconds } : {}) });
+  for (let seat = 1; seat < players; seat++) await apiCall(page, 'POST', `/api/lobbies/${lobby.id}/bots`, { seat });
+  const started = await apiCall(page, 'POST', `/api/lobbies/${lobby.id}/start`);
+  return started.game;
+}
+
+/** Opens the table of game `id` on `page` and waits for its board. */
+export async function openTable(page, id) {
+  await page.goto(`${BASE}/#/game/${id}`);
+  await page.waitForSelector('[data-testid="game"][data-version] [data-testid="board"] svg');
+}
+
+/**
+ * What of the board is drawn outside its SVG's viewBox (and so cut off): one line per element, with
+ * its text or tag, how far it sticks out, and where. Empty when nothing is clipped.
+ */
+export async function boardClipping(page) {
+  return page.evaluate(() => {
+    const out = [];
+    for (const svg of document.querySelectorAll('[data-testid="board"] svg')) {
+      const vb = svg.viewBox.baseVal;
+      if (!vb || !vb.width) continue;
+      const toSvg = svg.getScreenCTM().inverse();
+      for (const el of svg.querySelectorAll('text, rect, circle, ellipse, path, line, polygon, polyline')) {
+        if (el.closest('title') || el.classList.contains('pad') || el.getAttribute('visibility') === 'hidden') continue;
+        const b = el.getBBox();
+        if (!b.width && !b.height) continue;
+        const m = toSvg.multiply(el.getScreenCTM());
+        const pts = [[b.x, b.y], [b.x + b.width, b.y], [b.x, b.y + b.height], [b.x + b.width, b.y + b.height]]
+          .map(([x, y]) => new DOMPoint(x, y).matrixTransform(m));
+        const minX = Math.min(...pts.map((p) => p.x));
+        const maxX = Math.max(...pts.map((p) => p.x));
+        const minY = Math.min(...pts.map((p) => p.y));
+        const maxY = Math.max(...pts.map((p) => p.y));
+        const over = Math.max(vb.x - minX, maxX - (vb.x + vb.width), vb.y - minY, maxY - (vb.y + vb.height));
+        if (over > 1) {
+          const what = el.tagName === 'text' ? `"${el.textContent}"` : el.tagName;
+          out.push(`${what} sticks out by ${over.toFixed(0)} (at ${minX.toFixed(0)},${minY.toFixed(0)}–${maxX.toFixed(0)},${maxY.toFixed(0)} of ${vb.x},${vb.y} ${vb.width}×${vb.height})`);
+        }
+      }
+      // The SVG itself must not be cut by its box (a board wider than the page).
+      const box = svg.parentElement.getBoundingClientRect();
+      const r = svg.getBoundingClientRect();
+      if (r.right > box.right + 1 && getComputedStyle(svg.parentElement).overflowX === 'visible') out.push(`the svg (${r.width.toFixed(0)}px) is wider than its box`);
+    }
+    return out;
+  });
+}
+
+/** Board targets smaller than 24×24 CSS px, and targets nested inside other targets. */
+export async function targetProblems(page) {
+  return page.evaluate(() => {
+    const out = [];
+    for (const el of document.querySelectorAll('[data-testid="board"] .clickable, [data-testid="game"] .chip.clickable')) {
+      const r = el.getBoundingClientRect();
+      const name = el.getAttribute('aria-label') || el.textContent.slice(0, 30);
+      if (r.width < 24 || r.height < 24) out.push(`"${name}" is ${r.width.toFixed(0)}×${r.height.toFixed(0)}px`);
+      if (el.parentElement && el.parentElement.closest('.clickable')) out.push(`"${name}" lies inside another target`);
+    }
+    return out;
+  });
 }

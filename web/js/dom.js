@@ -52,9 +52,18 @@ export function seatColor(seat) {
   return SEAT_COLORS[seat % SEAT_COLORS.length];
 }
 
-/** A coloured dot for a seat. */
+/** Each seat's letter: seats differ by more than their colour (colour-blind players, greyscale). */
+export const SEAT_LETTERS = 'ABCDEFGH';
+// Dark ink on the light seat colours (yellow, orange, teal), white on the others.
+const LIGHT = new Set([3, 5, 6]);
+
+export function seatInk(seat) {
+  return LIGHT.has(seat % SEAT_COLORS.length) ? '#1b1b1b' : '#ffffff';
+}
+
+/** A coloured badge with the seat's letter. */
 export function seatDot(seat) {
-  return h('span', { class: 'seat-dot', style: { background: seatColor(seat) }, 'aria-hidden': 'true' });
+  return h('span', { class: 'seat-dot', style: { background: seatColor(seat), color: seatInk(seat) }, 'aria-hidden': 'true' }, SEAT_LETTERS[seat % SEAT_LETTERS.length]);
 }
 
 /** "a, b and c". */

@@ -9,6 +9,8 @@ import { homeScreen } from './screens/home.js';
 import { lobbyScreen } from './screens/lobby.js';
 import { gameScreen } from './screens/game.js';
 import { replayScreen } from './screens/replay.js';
+import { rulesScreen } from './screens/rules.js';
+import { installTooltips } from './tooltip.js';
 
 const app = document.getElementById('app');
 let current = null; // the screen shown: { dispose() }
@@ -58,14 +60,15 @@ function route() {
   const session = loadSession();
   const [screen, id] = parts;
   const ctx = { app, navigate, session, query, onSignedIn: () => { socket.connect(); route(); } };
-  // Spectating a game or replay needs no account; everything else does.
-  if (!session && !(screen === 'game' || screen === 'replay')) {
+  // Spectating a game or replay, or reading rules, needs no account; everything else does.
+  if (!session && !(screen === 'game' || screen === 'replay' || screen === 'rules')) {
     current = signInScreen(ctx);
     return;
   }
   if (screen === 'lobby' && id) current = lobbyScreen(ctx, id);
   else if (screen === 'game' && id) current = gameScreen(ctx, id);
   else if (screen === 'replay' && id) current = replayScreen(ctx, id);
+  else if (screen === 'rules' && id) current = rulesScreen(ctx, id);
   else current = homeScreen(ctx);
 }
 
@@ -88,5 +91,6 @@ socket.on((msg) => {
 window.addEventListener('hashchange', route);
 // A test hook: drop the socket as a network failure would.
 window.chapterhouse = { socket };
+installTooltips();
 socket.connect();
 route();

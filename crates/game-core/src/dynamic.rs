@@ -88,6 +88,11 @@ pub trait DynGame: Send + Sync {
     fn apply(&mut self, seat: Seat, action: &Value, names: &SeatNames) -> Result<Vec<DynEvent>, RuleError>;
     /// What `viewer` may see, as JSON.
     fn view(&self, viewer: Viewer) -> Value;
+    /// What `viewer` may see, as compact JSON text (the same document as [`DynGame::view`],
+    /// written straight from the typed view without building a `Value`).
+    fn view_json(&self, viewer: Viewer) -> String {
+        self.view(viewer).to_string()
+    }
     /// The result, once the game is over.
     fn outcome(&self) -> Option<Outcome>;
     /// The hash of the full state.
@@ -139,14 +144,19 @@ impl<G: Game> DynGame for Wrapped<G> {
     }
 
     fn apply(&mut self, seat: Seat, action: &Value, names: &SeatNames) -> Result<Vec<DynEvent>, RuleError> {
-        let action: G::Action =
-            serde_json::from_value(action.clone()).map_err(|e| RuleError::MalformedAction { reason: e.to_string() })?;
+        // Read straight from the borrowed JSON: no copy of the action per apply.
+        let action =
+            G::Action::deserialize(action).map_err(|e| RuleError::MalformedAction { reason: e.to_string() })?;
         let events = self.0.apply(seat, &action)?;
         Ok(dyn_events(events, names))
     }
 
     fn view(&self, viewer: Viewer) -> Value {
         serde_json::to_value(self.0.view(viewer)).unwrap_or(Value::Null)
+    }
+
+    fn view_json(&self, viewer: Viewer) -> String {
+        serde_json::to_string(&self.0.view(viewer)).unwrap_or_else(|_| "null".to_string())
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -7,6 +7,7 @@
 use crate::dynamic::{DynGame, GameDescriptor};
 use crate::game::{Outcome, RuleError};
 use crate::hash::StateHash;
+use crate::replay::{replay, HashCheck, ReplayStart};
 use crate::rng::Seed;
 use crate::seat::{Seat, SeatNames};
 use serde::{Deserialize, Serialize};
@@ -219,29 +220,14 @@ impl GameLog {
         if seed.commitment() != self.seed_commitment {
             return Err(ReplayError::Commitment { expected: self.seed_commitment.clone(), actual: seed.commitment() });
         }
-        let mut game =
-            descriptor.create(self.seats.len(), &self.options, seed).map_err(|e| ReplayError::Setup(e.to_string()))?;
-        let initial = game.state_hash();
-        if initial != self.initial_hash {
-            return Err(ReplayError::InitialHash { expected: self.initial_hash.clone(), actual: initial });
-        }
-        let names = self.names();
-        for (i, entry) in self.actions.iter().enumerate() {
-            let expected_seq = i as u64 + 1;
-            if entry.seq != expected_seq {
-                return Err(ReplayError::Sequence { index: i + 1, seq: entry.seq, expected: expected_seq });
-            }
-            game.apply(entry.seat, &entry.action, &names).map_err(|error| ReplayError::Rejected {
-                seq: entry.seq,
-                seat: entry.seat,
-                error,
-            })?;
-            let actual = game.state_hash();
-            if actual != entry.hash {
-                return Err(ReplayError::HashMismatch { seq: entry.seq, expected: entry.hash.clone(), actual });
-            }
-            each(entry, game.as_ref());
-        }
+        let start = ReplayStart {
+            descriptor,
+            seats: &self.seats,
+            options: &self.options,
+            seed,
+            initial_hash: Some(&self.initial_hash),
+        };
+        let game = replay(start, &self.actions, HashCheck::Every, |entry, _, game| each(entry, game))?.game;
         let outcome = game.outcome();
         if self.outcome.is_some() && self.outcome != outcome {
             return Err(ReplayError::OutcomeMismatch);

@@ -35,3 +35,6 @@ pub use view::View;
 
 /// The engine version, recorded in game logs.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The rules texts in English (see texts/en.json).
+pub const TEXTS_EN: &str = include_str!("../texts/en.json");

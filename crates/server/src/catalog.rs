@@ -31,6 +31,19 @@ impl Catalog {
         self.games.iter().map(|g| g.info()).collect()
     }
 
+    /// The rules texts (English, JSON) of the game with catalog id `id`: the catalog each engine
+    /// crate ships. Kept beside the list of games above, so that adding a game adds its texts.
+    pub fn texts_en(&self, id: &str) -> Option<&'static str> {
+        match id {
+            "templars-journey" => Some(templars_journey::TEXTS_EN),
+            "secret-treasures" => Some(secret_treasures::TEXTS_EN),
+            "knights-templar" => Some(knights_templar::TEXTS_EN),
+            "richard-the-lionheart" => Some(richard_the_lionheart::TEXTS_EN),
+            _ => None,
+        }
+        .filter(|_| self.get(id).is_some())
+    }
+
     /// The ids of every game, for error messages.
     pub fn ids(&self) -> Vec<String> {
         self.games.iter().map(|g| g.info().id).collect()

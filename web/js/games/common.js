@@ -2,6 +2,7 @@
 // actions and how to bind them to board elements), and a readable fallback label for any action.
 
 import { seatColor, titleCase } from '../dom.js';
+import { Texts } from '../texts.js';
 
 /** A readable label for any action JSON, for games or actions a module does not name. */
 export function actionLabel(action) {
@@ -23,6 +24,25 @@ export function actionLabel(action) {
   return [head, parts.join(', ')].filter(Boolean).join(' — ');
 }
 
+/**
+ * An accessible name that starts with what the element shows (so that a person who reads it aloud
+ * to a speech tool is understood, WCAG 2.5.3), then says `extra` (what it is or what a click does).
+ */
+export function spoken(el, extra) {
+  const shown = (el.textContent || '').replace(/\s+/g, ' ').trim();
+  if (!shown) return extra;
+  return extra && !shown.includes(extra) ? `${shown} — ${extra}` : shown;
+}
+
+/** The type of an action JSON value: its `type` tag, the string itself, or its one key (externally tagged). */
+export function actionType(action) {
+  if (typeof action === 'string') return action;
+  if (!action || typeof action !== 'object') return null;
+  if (typeof action.type === 'string') return action.type;
+  const keys = Object.keys(action);
+  return keys.length === 1 ? keys[0] : null;
+}
+
 /** Whether two action JSON values are the same. */
 export function same(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
@@ -34,9 +54,25 @@ export function same(a, b) {
  * - `bind(el, predicate, title)`: makes `el` clickable when some legal actions match: one action is
  *   sent at once, several narrow the action list to them.
  */
-export function makeContext(g, { act, name, focusOn, labeler }) {
+export function makeContext(g, { act, name, focusOn, labeler, texts }) {
   const legal = g.legal || [];
+  const tx = texts || new Texts(null);
   const c = {
+    texts: tx,
+    /** The written-out name of `kind:id` from the rules texts, else `fallback`. */
+    tname: (kind, id, fallback) => [].concat(kind).map((k) => tx.term(k, id)).find(Boolean)?.name ?? fallback,
+    /** Gives `el` the rules-text tooltip of `kind:id` (the first of several kinds the catalog has); returns `el`. */
+    term(el, kind, id) {
+      const key = [].concat(kind).map((k) => tx.key(k, id)).find(Boolean);
+      if (key) {
+        el.setAttribute('data-term', key);
+        // Focusable so that a keyboard reaches its tooltip; named for screen readers.
+        if (!el.hasAttribute('tabindex')) el.setAttribute('tabindex', '0');
+        if (!el.hasAttribute('role')) el.setAttribute('role', el instanceof SVGElement ? 'img' : 'note');
+        if (!el.hasAttribute('aria-label')) el.setAttribute('aria-label', spoken(el, `${tx.terms[key].name}: ${tx.terms[key].short || ''}`.replace(/: $/, '')));
+      }
+      return el;
+    },
     seat: g.seat === undefined ? null : g.seat,
     seats: g.seats || [],
     toAct: g.to_act || [],
@@ -48,7 +84,7 @@ export function makeContext(g, { act, name, focusOn, labeler }) {
     mine: (seat) => c.seat !== null && seat === c.seat,
     label: (action) => {
       try {
-        return (labeler && labeler(action, g.view, c)) || actionLabel(action);
+        return (labeler && labeler(action, g.view, c)) || (tx.action(actionType(action)) || {}).name || actionLabel(action);
       } catch {
         return actionLabel(action);
       }
@@ -69,17 +105,17 @@ export function makeContext(g, { act, name, focusOn, labeler }) {
       el.setAttribute('role', 'button');
       el.dataset.clickable = String(matches.length);
       const label = title || (matches.length === 1 ? c.label(matches[0]) : `${matches.length} options`);
-      el.setAttribute('aria-label', label);
-      if (el instanceof SVGElement) {
-        el.append(document.createElementNS('http://www.w3.org/2000/svg', 'title'));
-        el.lastChild.textContent = label;
-      } else {
-        el.title = label;
-      }
+      el.setAttribute('aria-label', spoken(el, label));
+      // The tooltip says what a click does, under the rules text of the thing itself (data-term).
+      el.setAttribute('data-tip', matches.length === 1 ? `Click: ${label}` : `Click to choose among ${matches.length} options`);
+      el.chMatches = matches;
+      // Reads el.chMatches when clicked: settleTargets may have merged an inner target's actions in.
       const go = (event) => {
+        if (el.chRetired) return;
         event.stopPropagation();
-        if (matches.length === 1) act(matches[0]);
-        else focusOn(matches);
+        const now = el.chMatches;
+        if (now.length === 1) act(now[0]);
+        else focusOn(now);
       };
       el.addEventListener('click', go);
       el.addEventListener('keydown', (event) => {
@@ -92,4 +128,52 @@ export function makeContext(g, { act, name, focusOn, labeler }) {
     },
   };
   return c;
+}
+
+const MIN_TARGET = 24; // CSS px: the smallest board target a finger or a shaky hand can hit
+
+/**
+ * After a board is drawn (laid out): a target inside another target is folded into the outer one,
+ * whose click then lists both actions instead of doing one of them on a slight miss; and a target
+ * smaller than 24×24 px gets an invisible pad around it, so that it is at least that large.
+ */
+export function settleTargets(root, c) {
+  for (const inner of [...root.querySelectorAll('.clickable')]) {
+    const outer = inner.parentElement && inner.parentElement.closest('.clickable');
+    if (!outer || !outer.chMatches || !inner.chMatches) continue;
+    const merged = [...outer.chMatches];
+    for (const a of inner.chMatches) if (!merged.some((b) => same(a, b))) merged.push(a);
+    outer.chMatches = merged;
+    outer.dataset.clickable = String(merged.length);
+    outer.setAttribute('aria-label', spoken(outer, merged.length === 1 ? c.label(merged[0]) : `${merged.length} options`));
+    outer.setAttribute('data-tip', merged.length === 1 ? `Click: ${c.label(merged[0])}` : `Click to choose among ${merged.length} options`);
+    inner.chRetired = true;
+    inner.classList.remove('clickable');
+    inner.removeAttribute('role');
+    inner.removeAttribute('tabindex');
+    inner.removeAttribute('aria-label');
+    inner.removeAttribute('data-clickable');
+    inner.removeAttribute('data-tip');
+  }
+  // A rules-text element inside a target keeps its hover tooltip but is no separate tab stop or
+  // widget: a focusable thing inside a button is lost to screen readers (and axe's nested-interactive).
+  const around = [...root.querySelectorAll('[data-term][tabindex]:not(.clickable)')].filter((el) => el.querySelector('.clickable'));
+  for (const el of [...root.querySelectorAll('.clickable [data-term][tabindex]'), ...around]) {
+    el.removeAttribute('tabindex');
+    if (el.getAttribute('role') === 'img' || el.getAttribute('role') === 'note') el.removeAttribute('role');
+    el.removeAttribute('aria-label');
+  }
+  for (const el of root.querySelectorAll('svg .clickable')) {
+    const r = el.getBoundingClientRect();
+    if (r.width >= MIN_TARGET && r.height >= MIN_TARGET) continue;
+    const svg = el.ownerSVGElement;
+    const ctm = el.getScreenCTM();
+    if (!svg || !ctm || !ctm.a || el.tagName !== 'g') continue;
+    const b = el.getBBox();
+    const w = Math.max(b.width, (MIN_TARGET + 1) / ctm.a);
+    const hgt = Math.max(b.height, (MIN_TARGET + 1) / ctm.d);
+    const pad = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
+    for (const [k, v] of Object.entries({ class: 'pad', x: b.x + b.width / 2 - w / 2, y: b.y + b.height / 2 - hgt / 2, width: w, height: hgt, fill: 'transparent' })) pad.setAttribute(k, v);
+    el.prepend(pad);
+  }
 }

@@ -1,12 +1,17 @@
 // Knights Templar: the Fate row, the Grand Master, the deck and discards, and each player's tableau.
 
 import { h, s, seatDot } from '../dom.js';
-import { svgRoot, textBlock, label, cross } from './svg.js';
+import { svgRoot, textBlock, label, cross, seatMark } from './svg.js';
 
 const TYPES = ['legacy', 'ally', 'county', 'treasure', 'mission', 'power', 'battle', 'enemy', 'downfall'];
 const TYPE_COLORS = {
   legacy: '#6c4f9e', ally: '#2e6fb0', county: '#3d8b3d', treasure: '#c99a1c', mission: '#a0522d',
   power: '#d46a1f', battle: '#9b1c1c', enemy: '#2d2d2d', downfall: '#7d7d7d',
+};
+// Darker shades for text on white (4.5:1 contrast).
+const TYPE_TEXT = {
+  legacy: '#5b3f8c', ally: '#245a91', county: '#2a6a2a', treasure: '#7a5a00', mission: '#8a4422',
+  power: '#9a4a0e', battle: '#9b1c1c', enemy: '#2d2d2d', downfall: '#555555',
 };
 const TYPE_LETTER = { legacy: 'L', ally: 'A', county: 'C', treasure: 'T', mission: 'M', power: 'P', battle: 'B', enemy: 'E', downfall: 'D' };
 
@@ -37,12 +42,19 @@ function cardBack(x, y, w, hgt, text) {
 }
 
 export default {
+  /** The decision now, as the rules texts name it. */
+  steps(view) {
+    return [view.pending && view.pending.kind, view.stage];
+  },
+
   label(action, view, c) {
+    // Names from the rules texts first: the replay labels moves without a view of that moment.
+    const n = (id) => c.tname('card', id, view ? cardName(view, id) : `card ${id}`);
     switch (action.type) {
-      case 'pick': return `Take ${cardName(view, action.card)}`;
+      case 'pick': return `Take ${n(action.card)}`;
       case 'nominate': return `Nominate ${c.name(action.seat)}`;
-      case 'target': return `Target ${cardName(view, action.card)}`;
-      case 'keep': return `Keep ${cardName(view, action.card)}`;
+      case 'target': return `Target ${n(action.card)}`;
+      case 'keep': return `Keep ${n(action.card)}`;
       default: return null;
     }
   },
@@ -50,46 +62,48 @@ export default {
   board(view, c) {
     const W = 1000;
     const rowH = 96;
-    const top = 200;
-    const H = top + view.seats.length * rowH + 10;
     const out = [];
-    // The Fate row.
+    // Row 1: the Fate row, its cards narrowed so that any number of them fits the board's width.
     out.push(label(16, 18, `Turn ${view.turn} · round ${view.round} · ${view.stage.replace('_', ' ')}`, { 'font-size': 15, 'font-weight': 'bold' }));
-    out.push(label(16, 40, 'Fate row', { 'font-size': 13, fill: '#7a6a58' }));
-    const fw = 104;
+    out.push(label(16, 40, 'Fate row', { 'font-size': 13, fill: '#6a5a48' }));
+    const nFate = Math.max(view.fate.length, 1);
+    const fw = Math.min(104, Math.floor((W - 32 - (nFate - 1) * 8) / nFate));
     view.fate.forEach((f, i) => {
-      out.push(c.bind(card(16 + i * (fw + 10), 52, fw, 132, f, { dataset: { card: f.id } }), (a) => a.type === 'pick' && a.card === f.id));
+      out.push(c.bind(c.term(card(16 + i * (fw + 8), 52, fw, 132, f, { dataset: { card: f.id } }), 'card', f.id), (a) => a.type === 'pick' && a.card === f.id));
     });
-    // Deck and discard.
-    const dx = 16 + Math.max(view.fate.length, 1) * (fw + 10) + 20;
-    out.push(cardBack(dx, 52, 90, 132, `${view.deck_count} in deck`));
-    const shown = view.discard.slice(-3);
-    out.push(label(dx + 110, 40, `Discard pile (${view.discard.length})`, { 'font-size': 13, fill: '#7a6a58' }));
-    shown.forEach((d, i) => {
-      const x = dx + 110 + i * 70;
-      if (d.card) out.push(card(x, 52, 64, 96, d.card));
-      else out.push(cardBack(x, 52, 64, 96, 'face down'));
+    // Row 2: the deck, the discard pile, and the Ally choice for its resolver.
+    const r2 = 200;
+    out.push(c.term(s('g', { dataset: { card: 'deck' } }, cardBack(16, r2 + 18, 76, 96, `${view.deck_count} in deck`)), 'field', 'deck_count'));
+    out.push(label(110, r2 + 8, `Discard pile (${view.discard.length})`, { 'font-size': 13, fill: '#6a5a48' }));
+    view.discard.slice(-3).forEach((d, i) => {
+      const x = 110 + i * 70;
+      if (d.card) out.push(c.term(card(x, r2 + 18, 64, 96, d.card, { dataset: { card: d.card.id } }), 'card', d.card.id));
+      else out.push(cardBack(x, r2 + 18, 64, 96, 'face down'));
     });
-    // The Ally choice, for its resolver.
     if (view.pending.kind === 'ally_choice' && view.pending.cards) {
-      const ax = dx + 110 + Math.min(3, view.discard.length) * 70 + 16;
-      out.push(label(ax, 40, 'Keep one Ally:', { 'font-size': 13, 'font-weight': 'bold', fill: '#8b1e1e' }));
-      view.pending.cards.forEach((a, i) => out.push(c.bind(card(ax + i * 100, 52, 92, 132, a), (x) => x.type === 'keep' && x.card === a.id)));
+      const ax = 340;
+      const n = view.pending.cards.length;
+      const aw = Math.min(96, Math.floor((W - 16 - ax - (n - 1) * 8) / Math.max(n, 1)));
+      out.push(label(ax, r2 + 8, 'Keep one Ally:', { 'font-size': 13, 'font-weight': 'bold', fill: '#8b1e1e' }));
+      view.pending.cards.forEach((a, i) => out.push(c.bind(c.term(card(ax + i * (aw + 8), r2 + 18, aw, 96, a, { dataset: { card: a.id } }), 'card', a.id), (x) => x.type === 'keep' && x.card === a.id)));
     }
+    const top = r2 + 130;
+    const H = top + view.seats.length * rowH + 10;
     // Each player's tableau.
     view.seats.forEach((p, i) => {
       const y = top + i * rowH;
       const acting = view.to_act.includes(p.seat);
       const plate = s('g', { dataset: { seat: p.seat } },
         s('rect', { class: 'hit', x: 8, y, width: 170, height: rowH - 8, rx: 8, fill: acting ? '#fff3c4' : '#fbf5e8', stroke: c.color(p.seat), 'stroke-width': 3 }),
-        s('circle', { cx: 24, cy: y + 18, r: 7, fill: c.color(p.seat) }),
+        s('circle', { cx: 24, cy: y + 18, r: 8, fill: c.color(p.seat), stroke: '#1b1b1b' }),
+        seatMark(24, y + 18, 4, p.seat),
         label(36, y + 18, c.name(p.seat).length > 17 ? `${c.name(p.seat).slice(0, 16)}…` : c.name(p.seat), { 'font-weight': 'bold', 'font-size': 14 }),
         label(18, y + 42, `Score now: ${p.score_now}`, { 'font-size': 12 }),
         label(18, y + 60, `County VP ${p.county_vp} · picks ${p.fate_picks}`, { 'font-size': 11, fill: '#7a6a58' }),
         p.picked_this_round ? label(18, y + 77, '✓ picked this round', { 'font-size': 11, fill: '#2f6b3a' }) : null);
       if (view.grand_master === p.seat) {
-        plate.append(s('g', {}, s('rect', { x: 118, y: y + 52, width: 54, height: 30, rx: 5, fill: '#8b1e1e' }),
-          label(145, y + 67, 'GM ♛', { 'font-size': 12, fill: 'white', 'text-anchor': 'middle', 'font-weight': 'bold' })));
+        plate.append(c.term(s('g', {}, s('rect', { x: 118, y: y + 52, width: 54, height: 30, rx: 5, fill: '#8b1e1e' }),
+          label(145, y + 67, 'GM ♛', { 'font-size': 12, fill: 'white', 'text-anchor': 'middle', 'font-weight': 'bold' })), 'field', 'grand_master'));
       }
       out.push(c.bind(plate, (a) => a.type === 'nominate' && a.seat === p.seat, `Nominate ${c.name(p.seat)}`));
       const n = p.tableau.length;
@@ -97,7 +111,7 @@ export default {
       const cw = 66;
       if (n * (cw + 4) <= avail) {
         p.tableau.forEach((t, j) => {
-          out.push(c.bind(card(192 + j * (cw + 4), y, cw, rowH - 8, t, { dataset: { card: t.id } }), (a) => a.type === 'target' && a.card === t.id));
+          out.push(c.bind(c.term(card(192 + j * (cw + 4), y, cw, rowH - 8, t, { dataset: { card: t.id } }), 'card', t.id), (a) => a.type === 'target' && a.card === t.id));
         });
       } else {
         // Too many to lay out: one column per card type, a line per card.
@@ -106,17 +120,17 @@ export default {
         groups.forEach((group, gi) => {
           const gx = 192 + gi * (gw + 4);
           const color = TYPE_COLORS[group[0].kind];
-          out.push(s('rect', { x: gx, y, width: gw, height: rowH - 8, rx: 6, fill: '#fffdf7', stroke: color, 'stroke-width': 2 }),
+          // One target per group (a line per card would be a 10px target): a click lists its cards.
+          const box = s('g', { dataset: { group: `${p.seat}-${group[0].kind}` } },
+            s('rect', { class: 'hit', x: gx, y, width: gw, height: rowH - 8, rx: 6, fill: '#fffdf7', stroke: color, 'stroke-width': 2 }),
             s('rect', { x: gx, y, width: gw, height: 16, rx: 6, fill: color }),
             label(gx + 5, y + 8, `${group[0].kind} ×${group.length}`, { 'font-size': 10, fill: 'white', 'font-weight': 'bold' }));
-          const per = Math.floor((rowH - 26) / 10);
+          const per = Math.floor((rowH - 26) / 12);
           group.slice(0, per).forEach((t, k) => {
             const more = k === per - 1 && group.length > per ? ` +${group.length - per}` : '';
-            const line = s('g', { dataset: { card: t.id } },
-              s('rect', { class: 'hit', x: gx + 2, y: y + 18 + k * 10, width: gw - 4, height: 10, fill: 'transparent', stroke: 'none' }),
-              label(gx + 4, y + 23 + k * 10, `${t.name.slice(0, Math.max(4, Math.floor(gw / 5.5)))}${more}`, { 'font-size': 9 }));
-            out.push(c.bind(line, (a) => a.type === 'target' && a.card === t.id));
+            box.append(label(gx + 4, y + 25 + k * 12, `${t.name.slice(0, Math.max(4, Math.floor(gw / 6)))}${more}`, { 'font-size': 10 }));
           });
+          out.push(c.bind(c.term(box, 'type', group[0].kind), (a) => a.type === 'target' && group.some((t) => t.id === a.card)));
         });
       }
       if (!n) out.push(label(196, y + rowH / 2 - 4, 'No cards in play yet', { fill: '#7a6a58' }));
@@ -135,7 +149,7 @@ export default {
     const keep = p.kind === 'ally_choice' && p.cards
       ? h('div', { class: 'hand' }, ...p.cards.map((a) => {
         const chip = h('span', { class: 'chip', style: { borderColor: TYPE_COLORS[a.kind] } }, `${a.name}`);
-        return c.bind(chip, (x) => x.type === 'keep' && x.card === a.id);
+        return c.bind(c.term(chip, 'card', a.id), (x) => x.type === 'keep' && x.card === a.id);
       }))
       : null;
     return h('div', {}, h('h2', {}, 'Now'), h('p', {}, text), keep);
@@ -148,6 +162,6 @@ export default {
     h('div', {}, seatDot(p.seat), ' ', h('span', { class: 'pname' }, c.name(p.seat)), view.grand_master === p.seat ? h('span', { class: 'tag' }, 'Grand Master') : null, c.mine(p.seat) ? h('span', { class: 'tag' }, 'you') : null),
     h('div', { class: 'stats' },
       h('span', {}, 'Score ', h('b', {}, String(p.score_now))),
-      ...TYPES.map((t, i) => (p.counts[i] ? h('span', { title: t, style: { color: TYPE_COLORS[t] } }, `${TYPE_LETTER[t]} ${p.counts[i]}`) : null))))));
+      ...TYPES.map((t, i) => (p.counts[i] ? c.term(h('span', { class: 'type-count', style: { color: TYPE_TEXT[t] } }, `${TYPE_LETTER[t]} ${p.counts[i]}`), 'type', t) : null))))));
   },
 };

@@ -2,7 +2,7 @@
 // round, the event; each player's coins, prestige, hand and purchases.
 
 import { h, s, seatDot, titleCase } from '../dom.js';
-import { svgPanel, boardPanels, label, coin, pawn } from './svg.js';
+import { svgPanel, boardPanels, label, coin, pawn, seatMark } from './svg.js';
 
 const POS = {
   york: [430, 150], grimsby: [560, 215], sherwood: [450, 275], nottingham: [400, 345], chester: [240, 245],
@@ -20,27 +20,31 @@ const SEGMENTS = [
 const WATER = [['bridgewater', 'cardiff'], ['bristol', 'cardiff'], ['canterbury', 'norwich'], ['cardiff', 'chester'], ['grimsby', 'norwich'], ['london', 'oxford']];
 const CARD_TYPES = ['RB', 'RH', 'RC', 'GB', 'GH', 'GC'];
 const CARD_NAMES = { RB: "Richard's Banner", RH: 'Empty Hourglass', RC: 'Full Chest', GB: "Saladin's Banner", GH: 'Full Hourglass', GC: 'Empty Chest' };
-const TRACKS = [['ra', "Richard's Army", '#c0392b', false], ['sa', "Saladin's Army", '#2f9e44', false], ['kr', 'King’s Ransom', '#b8860b', true], ['kt', 'King’s Time', '#5a4a9a', true]];
+const TRACKS = [['ra', "Richard's Army", '#c0392b', false], ['sa', "Saladin's Army", '#2f9e44', false], ['kr', 'King’s Return', '#b8860b', true], ['kt', 'King’s Treasure', '#5a4a9a', true]];
+
+const CONDITIONS = {
+  1: "Richard's Army reaching 10 (condition 1)", 2: "Saladin's Army reaching 10 (condition 2)",
+  3: "King's Return reaching 0 (condition 3)", 4: "King's Treasure reaching 0 (condition 4)",
+  5: 'the tenth round ending with no track at its end (condition 5)',
+};
 
 function place(id) {
   return titleCase(id);
-}
-function cardList(counts) {
-  return CARD_TYPES.map((t, i) => (counts[i] ? `${t} ${counts[i]}` : null)).filter(Boolean).join(' ') || 'none';
 }
 function purchase(p) {
   if (!p) return '';
   if (p.item === 'specific_card') return `${p.card} (${CARD_NAMES[p.card] || ''})`;
   return titleCase(p.item);
 }
-function choice(ch) {
+const TRACK_NAMES = { RA: "Richard's Army", SA: "Saladin's Army", KR: "King's Return", KT: "King's Treasure" };
+function choice(ch, cn = (code) => CARD_NAMES[code] || code) {
   if (!ch) return '';
   switch (ch.kind) {
     case 'plain': return '';
-    case 'take': return ` — take ${ch.card} (${CARD_NAMES[ch.card] || ''})`;
-    case 'return': return ` — return ${ch.card}`;
-    case 'track': return ` — track ${ch.track}`;
-    case 'clauses': return ` — ${ch.treasure ? 'treasure' : 'no treasure'}, ${ch.king_return ? 'king returns' : 'no return'}`;
+    case 'take': return `: take a ${cn(ch.card)}`;
+    case 'return': return `: return a ${cn(ch.card)}`;
+    case 'track': return `: move ${TRACK_NAMES[String(ch.track).toUpperCase()] || ch.track}`;
+    case 'clauses': return `: ${[ch.treasure ? "3 Full Chests for King's Treasure +1" : null, ch.king_return ? "3 Full Hourglasses for King's Return +1" : null].filter(Boolean).join(' and ') || 'nothing'}`;
     default: return ` — ${JSON.stringify(ch)}`;
   }
 }
@@ -53,9 +57,15 @@ function whereIs(view, p) {
 }
 
 export default {
-  label(action, view) {
+  /** The decision now, as the rules texts name it. */
+  steps(view) {
+    return [view.stage && view.stage.name];
+  },
+
+  label(action, view, c) {
+    const cn = (code) => (c ? c.tname('card', code, CARD_NAMES[code] || code) : CARD_NAMES[code] || code);
     switch (action.type) {
-      case 'choose_character': return `Play ${titleCase(action.character)}`;
+      case 'choose_character': return `Play ${c ? c.tname('character', action.character, titleCase(action.character)) : titleCase(action.character)}`;
       case 'choose_side': return `Side with ${titleCase(action.side)}`;
       case 'use_captor': return "Use Leopold's Captor (King's Return +1)";
       case 'decline': return 'Decline';
@@ -65,14 +75,14 @@ export default {
       case 'stop': return 'Stop moving';
       case 'perform': {
         const me = view && view.players && view.players.find((p) => p.hand);
-        return `Act at ${me && me.location ? place(me.location) : 'this location'}${choice(action.choice)}`;
+        return `Act at ${me && me.location ? place(me.location) : 'this location'}${choice(action.choice, cn)}`;
       }
-      case 'keep_edict': return `Keep edict ${action.edict}`;
-      case 'take_card': return `Take ${action.card} (${CARD_NAMES[action.card] || ''})`;
-      case 'return_card': return `Return ${action.card} (${CARD_NAMES[action.card] || ''})`;
+      case 'keep_edict': return `Keep the edict ${c ? c.tname('edict', action.edict, action.edict) : action.edict}`;
+      case 'take_card': return `Take a ${cn(action.card)}`;
+      case 'return_card': return `Return a ${cn(action.card)}`;
       case 'buy': return `Buy ${purchase(action.purchase)}`;
-      case 'trade': return `Trade ${action.card}`;
-      case 'contribute': return `Contribute ${action.card} (${CARD_NAMES[action.card] || ''})`;
+      case 'trade': return `Trade a ${cn(action.card)}`;
+      case 'contribute': return `Contribute a ${cn(action.card)}`;
       case 'end_contribution': return 'End the contribution';
       default: return null;
     }
@@ -98,7 +108,7 @@ export default {
       if (view.mercenary === id) g.append(label(x - 40, y + 26, 'Mercenary', { 'font-size': 10, fill: '#6b1d1d', 'font-style': 'italic' }));
       const here = view.players.filter((p) => whereIs(view, p) === id);
       here.forEach((p, i) => g.append(pawn(x - (here.length - 1) * 8 + i * 16, y + 4, 11, c.color(p.seat))));
-      out.push(c.bind(g, (a) => (a.type === 'place' && a.location === id) || (a.type === 'step' && a.to === id), undefined));
+      out.push(c.bind(c.term(g, 'location', id), (a) => (a.type === 'place' && a.location === id) || (a.type === 'step' && a.to === id), undefined));
     }
     const map = out;
     // The side panel: round, Crusade tracks, event, decks.
@@ -113,31 +123,46 @@ export default {
     TRACKS.forEach(([key, name, color], i) => {
       const y = 84 + i * 52;
       const value = view.tracks[key];
-      side.push(label(px + 4, y, `${name} (${key.toUpperCase()}): ${value}`, { 'font-size': 12, 'font-weight': 'bold', fill: color }));
+      const tg = s('g', { dataset: { track: key } }, label(px + 4, y, `${c.tname('track', key, name)}: ${value}`, { 'font-size': 12, 'font-weight': 'bold', fill: color }));
       for (let v = 0; v <= 10; v++) {
-        side.push(s('rect', { x: px + 4 + v * 23, y: y + 10, width: 20, height: 20, rx: 3, fill: v === value ? color : 'white', stroke: color }),
-          label(px + 14 + v * 23, y + 20, String(v), { 'text-anchor': 'middle', 'font-size': 10, fill: v === value ? 'white' : '#555' }));
+        tg.append(s('rect', { x: px + 4 + v * 23, y: y + 10, width: 20, height: 20, rx: 3, fill: v === value ? color : 'white', stroke: color }),
+          label(px + 14 + v * 23, y + 20, String(v), { 'text-anchor': 'middle', 'font-size': 10, fill: v === value ? 'white' : '#444' }));
       }
+      side.push(c.term(tg, 'track', key));
     });
     let y = 300;
     if (view.active_event) {
-      side.push(label(px + 4, y, `Event: ${view.active_event.name}`, { 'font-size': 12, 'font-weight': 'bold' }));
-      side.push(label(px + 4, y + 16, `(${view.active_event.id}, ${view.active_event.timing === 'end' ? 'at the round’s end' : 'this round'})`, { 'font-size': 11, fill: '#7a6a58' }));
+      side.push(c.term(s('g', { dataset: { event: view.active_event.id } },
+        label(px + 4, y, `Event: ${view.active_event.name}`, { 'font-size': 12, 'font-weight': 'bold' }),
+        label(px + 4, y + 16, `(${view.active_event.timing === 'end' ? 'at the round’s end' : 'this round'})`, { 'font-size': 11, fill: '#6a5a48' })), 'event', view.active_event.id));
       y += 40;
     }
     side.push(label(px + 4, y, `Decks: provisions ${view.decks.provisions}, crusade ${view.decks.crusade}, events ${view.decks.events}`, { 'font-size': 11 }));
-    side.push(label(px + 4, y + 18, `Reserve: ${cardList(view.reserve)}`, { 'font-size': 11 }));
-    side.push(label(px + 4, y + 36, `Display: ${cardList(view.display)}`, { 'font-size': 11 }));
-    if (view.verdicts) side.push(label(px + 4, y + 54, `Verdicts: banners ${view.verdicts.banners}, hourglasses ${view.verdicts.hourglasses}, chests ${view.verdicts.chests}`, { 'font-size': 11 }));
-    y += 84;
+    y += 20;
+    // The reserve and the display: one line per card type, its name written out, in two columns.
+    for (const [title, counts] of [['Reserve', view.reserve], ['Display', view.display]]) {
+      side.push(label(px + 4, y, `${title}:`, { 'font-size': 11, 'font-weight': 'bold' }));
+      CARD_TYPES.forEach((code, i) => {
+        const x = px + 4 + (i % 2) * 138;
+        const ly = y + 16 + Math.floor(i / 2) * 15;
+        side.push(c.term(s('g', { dataset: { card: `${title}-${code}` } }, label(x, ly, `${counts[i] || 0} ${c.tname('card', code, CARD_NAMES[code])}`, { 'font-size': 11, fill: code.startsWith('R') ? '#8b1e1e' : '#1e5a2a' })), 'card', code));
+      });
+      y += 16 + 3 * 15 + 4;
+    }
+    if (view.verdicts) {
+      side.push(label(px + 4, y, `Verdicts: banners ${view.verdicts.banners}, hourglasses ${view.verdicts.hourglasses}, chests ${view.verdicts.chests}`, { 'font-size': 11 }));
+      y += 18;
+    }
+    y += 12;
     side.push(label(px + 4, y, 'Prices this round', { 'font-size': 12, 'font-weight': 'bold' }));
     Object.entries(view.costs || {}).forEach(([k, v], i) => {
       side.push(coin(px + 14 + (i % 2) * 135, y + 22 + Math.floor(i / 2) * 26, 9, v), label(px + 28 + (i % 2) * 135, y + 22 + Math.floor(i / 2) * 26, titleCase(k), { 'font-size': 11 }));
     });
     y += 22 + Math.ceil(Object.keys(view.costs || {}).length / 2) * 26 + 6;
     view.players.forEach((p, i) => {
-      side.push(s('circle', { cx: px + 12, cy: y + i * 20, r: 6, fill: c.color(p.seat) }),
-        label(px + 24, y + i * 20, `${c.name(p.seat)}: ${titleCase(p.character || '?')} (${p.side || p.faction || '?'})`, { 'font-size': 11 }));
+      side.push(s('g', { dataset: { seat: p.seat } },
+        s('circle', { cx: px + 12, cy: y + i * 20, r: 7, fill: c.color(p.seat), stroke: '#1b1b1b' }), seatMark(px + 12, y + i * 20, 3.5, p.seat),
+        label(px + 24, y + i * 20, `${c.name(p.seat)}: ${p.character ? c.tname('character', p.character, titleCase(p.character)) : '?'} (${p.side || p.faction || '?'})`, { 'font-size': 11 })));
     });
     const SH = y + view.players.length * 20 + 4;
     side.unshift(s('rect', { x: px - 8, y: 8, width: PW + 8, height: SH - 8, rx: 8, fill: '#f6efe2', stroke: '#8a7456' }));
@@ -151,22 +176,22 @@ export default {
     const st = view.stage;
     const parts = [h('h2', {}, 'Now'), h('p', {}, `${titleCase(st.name)}${st.seat !== null && st.seat !== undefined ? ` — ${c.name(st.seat)}` : ''}`)];
     if (st.movement) parts.push(h('p', { class: 'small' }, `Moving from ${place(st.movement.start)}; ${st.movement.mp} movement left${st.movement.path.length ? `; path ${st.movement.path.map(place).join(' → ')}` : ''}`));
-    if (st.drawn_edict) parts.push(h('p', { class: 'small' }, `You drew edict ${st.drawn_edict}`));
+    if (st.drawn_edict) parts.push(h('p', { class: 'small' }, 'You drew the edict ', c.term(h('b', {}, c.tname('edict', st.drawn_edict, st.drawn_edict)), 'edict', st.drawn_edict)));
     const me = view.players.find((p) => p.hand);
     if (me) {
       parts.push(h('div', { class: 'hand', 'data-testid': 'hand' }, h('span', { class: 'muted small' }, 'Your hand: '),
-        ...CARD_TYPES.map((t, i) => (me.hand[i] ? c.bind(h('span', { class: 'chip', title: CARD_NAMES[t] }, `${me.hand[i]}× ${t}`), (a) => (a.type === 'contribute' || a.type === 'return_card' || a.type === 'trade') && a.card === t) : null))));
-      if (me.edict) parts.push(h('p', { class: 'small' }, `Your secret edict: ${me.edict}`));
+        ...CARD_TYPES.map((t, i) => (me.hand[i] ? c.bind(c.term(h('span', { class: 'chip' }, `${me.hand[i]}× ${c.tname('card', t, CARD_NAMES[t])}`), 'card', t), (a) => (a.type === 'contribute' || a.type === 'return_card' || a.type === 'trade') && a.card === t) : null))));
+      if (me.edict) parts.push(h('p', { class: 'small' }, 'Your secret edict: ', c.term(h('b', {}, c.tname('edict', me.edict, me.edict)), 'edict', me.edict)));
     }
     const chars = c.matching((a) => a.type === 'choose_character');
-    if (chars.length) parts.push(h('div', { class: 'hand' }, ...chars.map((a) => c.bind(h('span', { class: 'chip' }, titleCase(a.character)), (x) => x === a))));
-    if (view.result) parts.push(h('p', {}, `Condition ${view.result.condition}: ${view.result.winning_side ? `${titleCase(view.result.winning_side)}'s side wins` : 'no side wins'}`));
+    if (chars.length) parts.push(h('div', { class: 'hand' }, ...chars.map((a) => c.bind(c.term(h('span', { class: 'chip' }, c.tname('character', a.character, titleCase(a.character))), 'character', a.character), (x) => x === a))));
+    if (view.result) parts.push(h('p', {}, `Ended by ${CONDITIONS[view.result.condition] || view.result.condition}: ${view.result.winning_side ? `${titleCase(view.result.winning_side)}'s faction wins` : 'no faction wins; the most Prestige Points decide'}`));
     return h('div', {}, ...parts);
   },
 
   players(view, c) {
     return h('div', { class: 'player-boards' }, ...view.players.map((p) => h('div', { class: ['pboard', view.to_act.includes(p.seat) ? 'acting' : null], style: { '--seat': c.color(p.seat) } },
-      h('div', {}, seatDot(p.seat), ' ', h('span', { class: 'pname' }, c.name(p.seat)), ` · ${titleCase(p.character || '?')}`,
+      h('div', {}, seatDot(p.seat), ' ', h('span', { class: 'pname' }, c.name(p.seat)), ' · ', p.character ? c.term(h('span', {}, c.tname('character', p.character, titleCase(p.character))), 'character', p.character) : '?',
         h('span', { class: 'tag' }, p.side || p.faction || ''), c.mine(p.seat) ? h('span', { class: 'tag' }, 'you') : null,
         view.first_player === p.seat ? h('span', { class: 'tag' }, 'first') : null),
       h('div', { class: 'stats' },
@@ -176,12 +201,17 @@ export default {
         h('span', {}, whereIs(view, p) ? `at ${place(whereIs(view, p))}` : 'not placed'),
         p.horse ? h('span', {}, 'horse') : null, p.ship ? h('span', {}, 'ship') : null, p.skill ? h('span', {}, 'skill') : null,
         p.contributed ? h('span', {}, `contributed ${p.contributed}`) : null,
-        p.edict ? h('span', {}, `edict ${p.edict}`) : null))));
+        p.edict ? c.term(h('span', {}, `edict ${c.tname('edict', p.edict, p.edict)}`), 'edict', p.edict) : null))));
   },
 
   result(g) {
     const r = g.view && g.view.result;
     if (!r) return null;
-    return h('p', { class: 'muted' }, `Ending condition ${r.condition}; winning side: ${r.winning_side ? titleCase(r.winning_side) : 'none'}.`);
+    // Condition 5 has no winning faction: everyone who may win competes on Prestige Points, which is
+    // what the "in the winning faction (may win)" line of the breakdown then counts.
+    const why = CONDITIONS[r.condition] || `condition ${r.condition}`;
+    return h('p', { class: 'muted', 'data-testid': 'result-condition' }, r.winning_side
+      ? `The game ended by ${why}: ${titleCase(r.winning_side)}'s faction wins, and its player with the most Prestige Points takes the victory.`
+      : `The game ended by ${why}: no faction wins, so every player who may win competes on Prestige Points (a Neutral only if its edict's condition is met).`);
   },
 };

@@ -1,8 +1,8 @@
 // Templar: The Secret Treasures: the abbey's 13 rooms with the door, the characters and the stashed
 // valuables; the harbor's storehouses and the bag; each player's stock, reserve and score.
 
-import { h, s, seatDot, titleCase } from '../dom.js';
-import { svgPanel, boardPanels, label } from './svg.js';
+import { h, s, seatDot, titleCase, SEAT_LETTERS, seatInk } from '../dom.js';
+import { svgPanel, boardPanels, label, seatMark } from './svg.js';
 
 const PASSAGES = [[1, 2], [1, 3], [1, 11], [2, 4], [2, 10], [3, 5], [4, 6], [4, 13], [5, 6], [6, 7], [7, 8], [8, 13], [9, 10], [9, 12], [9, 13], [10, 11], [12, 13]];
 // Room → [column, row] of the schematic abbey.
@@ -38,10 +38,9 @@ function piece(x, y, space, c, kind) {
   return g;
 }
 
-function figure(x, y, letter, fill, title) {
-  return s('g', {}, s('circle', { cx: x, cy: y, r: 11, fill, stroke: '#222', 'stroke-width': 1.2 }),
-    s('text', { x, y: y + 1, 'font-size': 11, 'text-anchor': 'middle', 'dominant-baseline': 'middle', fill: 'white', 'font-weight': 'bold' }, letter),
-    s('title', {}, title));
+function figure(x, y, letter, fill, title, ink = 'white') {
+  return s('g', { role: 'img', 'aria-label': title }, s('circle', { cx: x, cy: y, r: 11, fill, stroke: '#222', 'stroke-width': 1.2 }),
+    s('text', { x, y: y + 1, 'font-size': 11, 'text-anchor': 'middle', 'dominant-baseline': 'middle', fill: ink, 'font-weight': 'bold' }, letter));
 }
 
 function myRoom(view, c) {
@@ -50,6 +49,12 @@ function myRoom(view, c) {
 }
 
 export default {
+  /** The decision now, as the rules texts name it. */
+  steps(view) {
+    const ph = view.phase || {};
+    return [ph.step, ph.phase];
+  },
+
   label(action, view, c) {
     if (action === 'stop') return 'Stop';
     if (action === 'stash_chalice') return 'Stash a chalice here';
@@ -57,7 +62,7 @@ export default {
     if (typeof action !== 'object') return null;
     if ('room' in action) return `Room ${action.room}`;
     if ('single' in action) return `Start with one ${action.single.toUpperCase()} ring`;
-    if ('card' in action) return `Play ${CARD_NAMES[action.card] || action.card}`;
+    if ('card' in action) return `Play ${c.tname('character', action.card, CARD_NAMES[action.card] || action.card)}`;
     if ('portal' in action) return `Return by the ${action.portal} portal`;
     if ('stash_ring' in action) return `Stash a ${action.stash_ring.ring.toUpperCase()} ring in area ${action.stash_ring.area}`;
     if ('pickup' in action) return `Pick up ${c.name(action.pickup.owner)}'s ${action.pickup.ring.toUpperCase()} ring (area ${action.pickup.area})`;
@@ -88,15 +93,15 @@ export default {
       const g = s('g', { dataset: { room: room.room } },
         s('rect', { class: 'hit', x, y, width: RW, height: RH, rx: 6, fill: room.church ? '#e8dcf0' : '#f7f0df', stroke: '#5a4a3a', 'stroke-width': 2 }),
         label(x + 8, y + 13, `${room.room}${room.church ? ' ✝' : ''}`, { 'font-weight': 'bold', 'font-size': 14 }));
-      room.chalices.forEach((sp, i) => g.append(piece(x + 40 + i * 18, y + 13, sp, c, 'chalice')));
-      room.books.forEach((sp, i) => g.append(piece(x + 40 + (room.chalices.length + i) * 18, y + 13, sp, c, 'book')));
+      room.chalices.forEach((sp, i) => g.append(sp ? c.term(s('g', {}, piece(x + 40 + i * 18, y + 13, sp, c, 'chalice')), 'kind', 'chalice') : piece(x + 40 + i * 18, y + 13, sp, c, 'chalice')));
+      room.books.forEach((sp, i) => g.append(sp ? c.term(s('g', {}, piece(x + 40 + (room.chalices.length + i) * 18, y + 13, sp, c, 'book')), 'kind', 'book') : piece(x + 40 + (room.chalices.length + i) * 18, y + 13, sp, c, 'book')));
       room.areas.forEach((area, ai) => {
         const ay = y + 34 + ai * 22;
         const ag = s('g', { dataset: { area: ai + 1 } },
           s('rect', { class: 'hit', x: x + 6, y: ay - 9, width: RW - 12, height: 18, rx: 4, fill: '#efe6d2', stroke: '#b7a78a' }),
           label(x + 10, ay, `a${ai + 1}`, { 'font-size': 9, fill: '#7a6a58' }));
         area.forEach((sp, si) => {
-          const p = piece(x + 34 + si * 18, ay, sp, c);
+          const p = sp && sp.kind ? c.term(s('g', { dataset: { ring: `${room.room}-${ai}-${si}` } }, piece(x + 34 + si * 18, ay, sp, c)), 'ring', sp.kind) : piece(x + 34 + si * 18, ay, sp, c);
           if (sp) ag.append(c.bind(s('g', {}, p), (act) => act && act.pickup && act.pickup.owner === sp.owner && act.pickup.area === ai + 1 && act.pickup.ring === sp.kind && room.room === here));
           else ag.append(p);
         });
@@ -104,12 +109,12 @@ export default {
       });
       // Who is here: monks (players' tokens) and the characters.
       const figures = [];
-      view.seats.forEach((p) => { if (p.token && p.token.room === room.room) figures.push(['', c.color(p.seat), `${c.name(p.seat)}'s monk`]); });
-      if (view.remigius === room.room) figures.push(['R', '#2c5f2d', 'Remigius']);
-      if (view.severus === room.room) figures.push(['S', '#6b1d1d', 'Severus']);
-      if (view.vitus && view.vitus.room === room.room) figures.push(['V', '#1d3d6b', 'Vitus']);
-      figures.forEach(([letter, fill, title], i) => g.append(figure(x + 18 + i * 24, y + RH - 16, letter, fill, title)));
-      out.push(c.bind(g, (act) => act && act.room === room.room, `Room ${room.room}`));
+      view.seats.forEach((p) => { if (p.token && p.token.room === room.room) figures.push([SEAT_LETTERS[p.seat], c.color(p.seat), `${c.name(p.seat)}'s monk`, null, seatInk(p.seat)]); });
+      if (view.remigius === room.room) figures.push(['R', '#2c5f2d', 'Remigius', 'remigius']);
+      if (view.severus === room.room) figures.push(['S', '#6b1d1d', 'Severus', 'severus']);
+      if (view.vitus && view.vitus.room === room.room) figures.push(['V', '#1d3d6b', 'Vitus', 'vitus']);
+      figures.forEach(([letter, fill, title, key, ink], i) => g.append(key ? c.term(figure(x + 18 + i * 24, y + RH - 16, letter, fill, title), 'character', key) : figure(x + 18 + i * 24, y + RH - 16, letter, fill, title, ink)));
+      out.push(c.bind(c.term(g, 'room', room.room), (act) => act && act.room === room.room, `Room ${room.room}`));
     }
     // Portals.
     const [mx, my] = centre(1);
@@ -117,14 +122,15 @@ export default {
       s('rect', { class: 'hit', x: mx - 40, y: my + RH / 2 + 4, width: 80, height: 22, rx: 4, fill: '#8b4513' }),
       label(mx, my + RH / 2 + 15, 'main portal', { 'text-anchor': 'middle', fill: 'white', 'font-size': 11 }));
     const atMain = view.seats.filter((p) => p.token && p.token.portal === 'main');
-    atMain.forEach((p, i) => main.append(s('circle', { cx: mx + 50 + i * 14, cy: my + RH / 2 + 15, r: 6, fill: c.color(p.seat), stroke: '#222' })));
+    atMain.forEach((p, i) => main.append(s('circle', { cx: mx + 50 + i * 16, cy: my + RH / 2 + 15, r: 7, fill: c.color(p.seat), stroke: '#222' }), seatMark(mx + 50 + i * 16, my + RH / 2 + 15, 3.5, p.seat)));
     if (view.vitus && view.vitus.portal) main.append(figure(mx - 56, my + RH / 2 + 15, 'V', '#1d3d6b', 'Vitus'));
-    out.push(c.bind(main, (act) => act && act.portal === 'main'));
+    out.push(c.bind(c.term(main, 'portal', 'main'), (act) => act && act.portal === 'main'));
     const [sx, sy] = centre(9);
     out.push(c.bind(s('g', { dataset: { portal: 'side' } },
       s('rect', { class: 'hit', x: sx + RW / 2 + 4, y: sy - 30, width: 22, height: 60, rx: 4, fill: '#8b4513' }),
       s('text', { x: sx + RW / 2 + 15, y: sy, 'font-size': 10, fill: 'white', 'text-anchor': 'middle', transform: `rotate(90 ${sx + RW / 2 + 15} ${sy})` }, 'side portal')),
     (act) => act && act.portal === 'side'));
+    c.term(out[out.length - 1], 'portal', 'side');
     out.push(label(16, H - 12, `Round ${view.round} · start player ${c.name(view.start_player)}`, { 'font-size': 12 }));
     // The harbor: storehouses, the bag, what is out of the game.
     const hx = 776;
@@ -138,8 +144,8 @@ export default {
         label(hx + 12, y + 14, `${st.number === 1 ? '(ship) ' : ''}Storehouse ${st.number} (${st.tiles.length}/${st.capacity})`, { 'font-size': 11, 'font-weight': 'bold' }));
       st.tiles.forEach((t, k) => g.append(s('rect', { x: hx + 12 + k * 30, y: y + 24, width: 26, height: 24, rx: 3, fill: t === 'chalice' ? '#f3d98b' : t === 'book' ? '#c9a27a' : '#ddd', stroke: '#555' }),
         label(hx + 25 + k * 30, y + 36, t === 'chalice' ? 'Ch' : t === 'book' ? 'Bk' : t.toUpperCase(), { 'text-anchor': 'middle', 'font-size': 11, 'font-weight': 'bold' })));
-      view.seats.forEach((p, k) => { if (p.token && p.token.storehouse === st.number) g.append(s('circle', { cx: hx + 250 - k * 14, cy: y + 14, r: 6, fill: c.color(p.seat), stroke: '#222' })); });
-      harbor.push(c.bind(g, (act) => act && act.storehouse === st.number));
+      view.seats.forEach((p, k) => { if (p.token && p.token.storehouse === st.number) g.append(s('circle', { cx: hx + 250 - k * 16, cy: y + 14, r: 7, fill: c.color(p.seat), stroke: '#222' }), seatMark(hx + 250 - k * 16, y + 14, 3.5, p.seat)); });
+      harbor.push(c.bind(c.term(g, 'storehouse', st.number), (act) => act && act.storehouse === st.number));
     });
     const ry = 40 + view.storehouses.length * 62 + 8;
     const removed = Object.entries(view.removed).map(([k, n]) => `${k} ${n}`).join(', ');
@@ -163,15 +169,16 @@ export default {
 
   turn(view, c) {
     const ph = view.phase;
-    let text = ph.phase === 'turn' ? `${c.name(ph.seat)}'s turn: ${ph.step}${ph.card ? ` (${CARD_NAMES[ph.card] || ph.card})` : ''}` : titleCase(ph.phase) + (ph.seat !== undefined ? ` — ${c.name(ph.seat)}` : '');
+    const stepTitle = (c.texts.step(ph.step) || c.texts.step(ph.phase) || {}).title;
+    let text = ph.phase === 'turn' ? `${c.name(ph.seat)}'s turn${ph.card ? ` with ${c.tname('character', ph.card, CARD_NAMES[ph.card] || ph.card)}` : ''}: ${stepTitle || String(ph.step).replace(/_/g, ' ')}` : titleCase(ph.phase) + (ph.seat !== undefined ? ` — ${c.name(ph.seat)}` : '');
     if (ph.phase === 'first_round') text = 'Round 1: everyone chooses a card face down';
     const parts = [h('h2', {}, 'Now'), h('p', {}, text)];
-    if (view.my_choice) parts.push(h('p', {}, 'Your face-down card: ', h('b', {}, CARD_NAMES[view.my_choice] || view.my_choice)));
+    if (view.my_choice) parts.push(h('p', {}, 'Your face-down card: ', c.term(h('b', {}, c.tname('character', view.my_choice, CARD_NAMES[view.my_choice] || view.my_choice)), 'character', view.my_choice)));
     if (view.hand) {
-      parts.push(h('div', { class: 'hand', 'data-testid': 'hand' }, h('span', { class: 'muted small' }, 'Your hand: '), ...view.hand.map((card) => c.bind(h('span', { class: 'chip' }, CARD_NAMES[card] || card), (a) => a && a.card === card))));
+      parts.push(h('div', { class: 'hand', 'data-testid': 'hand' }, h('span', { class: 'muted small' }, 'Your hand: '), ...view.hand.map((card) => c.bind(c.term(h('span', { class: 'chip' }, c.tname('character', card, CARD_NAMES[card] || card)), 'character', card), (a) => a && a.card === card))));
     }
     const singles = c.matching((a) => a && a.single);
-    if (singles.length) parts.push(h('div', { class: 'hand' }, ...singles.map((a) => c.bind(h('span', { class: 'chip' }, `Single ${a.single.toUpperCase()}`), (x) => x === a))));
+    if (singles.length) parts.push(h('div', { class: 'hand' }, ...singles.map((a) => c.bind(c.term(h('span', { class: 'chip' }, `One ${c.tname('ring', a.single, `${a.single.toUpperCase()} ring`)}`), 'ring', a.single), (x) => x === a))));
     return h('div', {}, ...parts);
   },
 

@@ -1,6 +1,30 @@
 // Small SVG drawing helpers shared by the boards.
 
-import { s } from '../dom.js';
+import { s, SEAT_COLORS, seatInk } from '../dom.js';
+
+/**
+ * A seat's shape mark centred on (x, y), `r` its radius: circle, square, triangle, diamond, bar,
+ * plus, ring, star for seats 0..7, so that pieces differ by shape as well as colour.
+ */
+export function seatMark(x, y, r, seat) {
+  const ink = seatInk(seat);
+  const k = seat % 8;
+  const attrs = { fill: ink, class: 'seat-mark', 'data-mark': k };
+  switch (k) {
+    case 0: return s('circle', { cx: x, cy: y, r: r * 0.8, ...attrs });
+    case 1: return s('rect', { x: x - r * 0.75, y: y - r * 0.75, width: r * 1.5, height: r * 1.5, ...attrs });
+    case 2: return s('path', { d: `M${x},${y - r} L${x + r},${y + r * 0.8} L${x - r},${y + r * 0.8}Z`, ...attrs });
+    case 3: return s('path', { d: `M${x},${y - r} L${x + r},${y} L${x},${y + r} L${x - r},${y}Z`, ...attrs });
+    case 4: return s('rect', { x: x - r, y: y - r * 0.35, width: r * 2, height: r * 0.7, ...attrs });
+    case 5: return s('path', { d: `M${x - r * 0.3},${y - r}h${r * 0.6}v${r * 0.7}h${r * 0.7}v${r * 0.6}h${-r * 0.7}v${r * 0.7}h${-r * 0.6}v${-r * 0.7}h${-r * 0.7}v${-r * 0.6}h${r * 0.7}z`, ...attrs });
+    case 6: return s('circle', { cx: x, cy: y, r: r * 0.65, fill: 'none', stroke: ink, 'stroke-width': r * 0.45, class: 'seat-mark', 'data-mark': k });
+    default: return s('path', { d: `M${x},${y - r} L${x + r * 0.3},${y - r * 0.3} L${x + r},${y} L${x + r * 0.3},${y + r * 0.3} L${x},${y + r} L${x - r * 0.3},${y + r * 0.3} L${x - r},${y} L${x - r * 0.3},${y - r * 0.3}Z`, ...attrs });
+  }
+}
+
+function seatOf(fill) {
+  return SEAT_COLORS.indexOf(fill);
+}
 
 /** Splits `text` into lines of at most about `width` characters. */
 export function wrap(text, width) {
@@ -35,14 +59,19 @@ export function label(x, y, text, attrs = {}) {
 export function cross(x, y, r, fill, attrs = {}) {
   const a = r * 0.38;
   const d = `M${x - a},${y - r}h${2 * a}v${r - a}h${r - a}v${2 * a}h${-(r - a)}v${r - a}h${-2 * a}v${-(r - a)}h${-(r - a)}v${-2 * a}h${r - a}z`;
-  return s('path', { d, fill, stroke: '#1b1b1b', 'stroke-width': 1, ...attrs });
+  const seat = seatOf(fill);
+  const path = s('path', { d, fill, stroke: '#1b1b1b', 'stroke-width': 1, ...attrs });
+  return seat >= 0 ? s('g', {}, path, seatMark(x, y, a * 0.8, seat)) : path;
 }
 
 /** A pawn (knight) centred on (x, y). */
 export function pawn(x, y, r, fill, attrs = {}) {
-  return s('g', attrs,
+  const g = s('g', attrs,
     s('circle', { cx: x, cy: y - r * 0.55, r: r * 0.45, fill, stroke: '#1b1b1b', 'stroke-width': 1 }),
     s('path', { d: `M${x - r * 0.7},${y + r * 0.8} Q${x},${y - r * 0.6} ${x + r * 0.7},${y + r * 0.8} Z`, fill, stroke: '#1b1b1b', 'stroke-width': 1 }));
+  const seat = seatOf(fill);
+  if (seat >= 0) g.append(seatMark(x, y + r * 0.4, r * 0.28, seat));
+  return g;
 }
 
 /** A coin with a number. */
@@ -54,12 +83,13 @@ export function coin(x, y, r, n) {
 
 /** An <svg> root with a viewBox. */
 export function svgRoot(width, height, ...children) {
-  return s('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', preserveAspectRatio: 'xMidYMid meet' }, ...children);
+  // A group, not an image: it holds buttons and focusable pieces with names of their own.
+  return s('svg', { viewBox: `0 0 ${width} ${height}`, role: 'group', 'aria-label': 'Board', preserveAspectRatio: 'xMidYMid meet' }, ...children);
 }
 
 /** An <svg> showing the part (x, y, width, height) of a board's coordinates. */
 export function svgPanel(x, y, width, height, ...children) {
-  return s('svg', { viewBox: `${x} ${y} ${width} ${height}`, role: 'img', preserveAspectRatio: 'xMidYMin meet' }, ...children);
+  return s('svg', { viewBox: `${x} ${y} ${width} ${height}`, role: 'group', 'aria-label': 'Board', preserveAspectRatio: 'xMidYMin meet' }, ...children);
 }
 
 /**

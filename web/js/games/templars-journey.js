@@ -7,9 +7,11 @@ import { svgPanel, boardPanels, label, cross, pawn, coin, textBlock } from './sv
 // Schematic positions of the territories on a 700×640 map.
 const POS = {
   LON: [150, 95], BRE: [80, 235], PAR: [250, 215], BOR: [140, 370], LYO: [320, 350], PRO: [360, 490],
-  BAR: [220, 520], CAS: [70, 560], BUR: [420, 230], COE: [400, 90], BAY: [560, 170], WIE: [680, 140],
-  LOM: [500, 410], VEN: [640, 330], ROM: [600, 500], NAP: [680, 600],
+  BAR: [220, 520], CAS: [70, 560], BUR: [420, 230], COE: [400, 90], BAY: [555, 175], WIE: [664, 120],
+  LOM: [500, 410], VEN: [640, 330], ROM: [590, 500], NAP: [664, 596],
 };
+// Sea lines (spec: the five dotted lines); every other neighbour shares a land border.
+const SEA = new Set(['BRE-LON', 'LON-PAR', 'COE-LON', 'LOM-PRO', 'BAR-ROM']);
 const COUNTRY = {
   ENG: ['#f2c4c4', 'England'], FRA: ['#c7d8f2', 'France'], ARA: ['#f3e2a6', 'Aragon'],
   HRE: ['#d5dfc8', 'Holy Roman Empire'], ITA: ['#cfe8cf', 'Italy'],
@@ -53,7 +55,7 @@ function trackLeg(view, c, leg, x0, y0) {
       g.append(s('circle', { cx: x0 + dx, cy: y0 + dy, r: 10, fill: 'white', stroke: '#b8860b', 'stroke-width': 3 }),
         s('text', { x: x0 + dx, y: y0 + dy + 1, 'font-size': 12, 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, '♝'));
     }
-    out.push(c.bind(g, (a) => a.type === 'move_pope' && a.to === id, `Move the Pope to ${spaceName(id)}`));
+    out.push(c.bind(c.term(g, 'space', id), (a) => a.type === 'move_pope' && a.to === id, `Move the Pope to ${spaceName(id)}`));
   }
   // The two edict spaces of this leg, each with its ship.
   ['a', 'b'].forEach((suffix, i) => {
@@ -76,7 +78,7 @@ function edictBox(view, c, e, x, y) {
   } else {
     g.append(label(x + 6, y + 32, 'seventh city', { 'font-size': 11, fill: '#7a6a58' }));
   }
-  return c.bind(g, (a) => a.type === 'exchange_edict' && a.with === e.edict, e.edict ? `Exchange for the edict of ${territoryName(view, e.edict)}` : undefined);
+  return c.bind((e.edict ? c.term(g, 'edict', e.edict) : c.term(g, 'edict_space', e.space)), (a) => a.type === 'exchange_edict' && a.with === e.edict, e.edict ? `Exchange for the edict of ${territoryName(view, e.edict)}` : undefined);
 }
 
 function territory(view, c, t) {
@@ -105,12 +107,21 @@ function territory(view, c, t) {
       g.append(label(x, y - 9, 'out of play', { 'font-size': 10, 'text-anchor': 'middle', fill: '#666' }));
     }
   }
-  t.templars.forEach((seat, i) => g.append(cross(x - 30 + i * 18, y + (city ? 36 : 6), 9, c.color(seat))));
+  // Crosses side by side with a gap, centred, below the city's knights.
+  const n = t.templars.length;
+  t.templars.forEach((seat, i) => g.append(cross(x - (n - 1) * 11 + i * 22, y + (city ? 38 : 8), 8, c.color(seat))));
   const matches = (a) => a.city === t.id || a.territory === t.id || (a.to === t.id && a.type === 'move_templar');
-  return c.bind(g, (a) => matches(a) && a.type !== 'remove_knight' && a.type !== 'exchange_knight' || (matches(a) && !city));
+  return c.bind(c.term(g, ['territory', 'city'], t.id), (a) => matches(a) && a.type !== 'remove_knight' && a.type !== 'exchange_knight' || (matches(a) && !city));
 }
 
 export default {
+  /** The decision now, as the rules texts name it. */
+  steps(view) {
+    const step = view.step;
+    const id = typeof step === 'string' ? step : step.step;
+    return [step && step.prompt && step.prompt.prompt, id];
+  },
+
   label(action, view, c) {
     const n = (id) => territoryName(view, id);
     switch (action.type) {
@@ -127,7 +138,7 @@ export default {
       case 'forgo': return 'Use the cross for nothing';
       case 'accept': return 'Keep the first-player marker';
       case 'pass_leader': return `Pass the first-player marker to ${c.name(action.to)}`;
-      case 'choose_card': return `Card ${action.card}: ${CARDS[action.card] || ''}`;
+      case 'choose_card': return `Card ${action.card}: ${c.tname('card', action.card, CARDS[action.card] || '')}`;
       case 'take_gold': return `Take gold from ${n(action.territory)}`;
       case 'taxes': return `Taxes in ${n(action.territory)}`;
       case 'sacrifice': return `Sacrifice a knight in ${n(action.city)}`;
@@ -147,14 +158,17 @@ export default {
     const H = 660;
     const out = [s('rect', { x: 0, y: 0, width: MW, height: H, fill: '#a9cbe0', rx: 10 })];
     // Land and roads.
-    out.push(s('path', { d: 'M20,40 Q250,-10 740,60 L760,640 Q400,680 20,620 Z', fill: '#e9dfc6', stroke: 'none' }));
+    out.push(s('path', { d: 'M20,40 Q250,0 716,44 L716,640 Q400,664 20,620 Z', fill: '#e9dfc6', stroke: 'none' }));
     const drawn = new Set();
     for (const t of view.territories) {
       for (const n of t.neighbours) {
         const key = [t.id, n].sort().join('-');
         if (drawn.has(key) || !POS[t.id] || !POS[n]) continue;
         drawn.add(key);
-        out.push(s('line', { x1: POS[t.id][0], y1: POS[t.id][1], x2: POS[n][0], y2: POS[n][1], stroke: '#8a7456', 'stroke-width': 3, 'stroke-dasharray': '7 5' }));
+        // A sea line is a blue dotted crossing; a land border a plain brown road, so the two never look alike.
+        out.push(SEA.has(key)
+          ? s('line', { class: 'sea-line', x1: POS[t.id][0], y1: POS[t.id][1], x2: POS[n][0], y2: POS[n][1], stroke: '#1f5f9a', 'stroke-width': 3, 'stroke-dasharray': '2 6', 'stroke-linecap': 'round' })
+          : s('line', { class: 'land-line', x1: POS[t.id][0], y1: POS[t.id][1], x2: POS[n][0], y2: POS[n][1], stroke: '#8a7456', 'stroke-width': 4 }));
       }
     }
     for (const t of view.territories) out.push(territory(view, c, t));
@@ -181,20 +195,21 @@ export default {
     const stepName = typeof step === 'string' ? step : step.step;
     let text = STEP_NAMES[stepName] || stepName;
     if (stepName === 'choose_cards') text = 'Everyone chooses an action card in secret';
-    if (stepName === 'card' && step.prompt) text = `${c.name(step.seat)}'s card: ${String(step.prompt.prompt).replace(/_/g, ' ')}`;
+    if (stepName === 'card' && step.prompt) text = `${c.name(step.seat)}'s card: ${(c.texts.step(step.prompt.prompt) || {}).title || String(step.prompt.prompt).replace(/_/g, ' ')}`;
     if (stepName === 'leader') text = `${c.name(step.holder)} holds the Leader favour`;
     const parts = [h('h2', {}, 'Now'), h('p', {}, text)];
-    if (view.my_card) parts.push(h('p', {}, 'Your card: ', h('b', {}, `${view.my_card} — ${CARDS[view.my_card]}`)));
+    if (view.my_card) parts.push(h('p', {}, 'Your card: ', c.term(h('b', {}, `${view.my_card} — ${c.tname('card', view.my_card, CARDS[view.my_card])}`), 'card', view.my_card)));
     const cards = c.matching((a) => a.type === 'choose_card');
     if (cards.length) {
-      parts.push(h('div', { class: 'hand' }, ...cards.map((a) => c.bind(h('span', { class: 'chip' }, `${a.card} · ${CARDS[a.card]}`), (x) => x === a))));
+      parts.push(h('div', { class: 'hand' }, ...cards.map((a) => c.bind(c.term(h('span', { class: 'chip' }, `${a.card} · ${c.tname('card', a.card, CARDS[a.card])}`), 'card', a.card), (x) => x === a))));
     }
     if (view.card_phase) {
       parts.push(h('p', { class: 'small' }, 'Cards this phase: ', ...view.card_phase.cards.map((card, seat) => h('span', { class: 'chip' }, seatDot(seat), ` ${card}${view.card_phase.penalised[seat] ? ' (penalised)' : ''}`))));
     }
     const me = view.players.find((p) => c.mine(p.seat));
-    if (me && me.mission) parts.push(h('p', { class: 'small' }, `Your mission ${me.mission}: ${MISSIONS[me.mission] || ''}`));
-    if (view.face_up_missions.length) parts.push(h('p', { class: 'small muted' }, `Face-up missions: ${view.face_up_missions.map((m) => `${m} (${MISSIONS[m] || ''})`).join('; ')}`));
+    const mission = (m) => c.term(h('span', { class: 'mission' }, c.tname('mission', m, `${m} (${MISSIONS[m] || ''})`)), 'mission', m);
+    if (me && me.mission) parts.push(h('p', { class: 'small' }, 'Your mission: ', mission(me.mission)));
+    if (view.face_up_missions.length) parts.push(h('p', { class: 'small' }, 'Face-up missions: ', ...view.face_up_missions.flatMap((m, i) => [i ? '; ' : '', mission(m)])));
     return h('div', {}, ...parts);
   },
 

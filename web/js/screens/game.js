@@ -8,8 +8,13 @@ import { get, gameInfo } from '../api.js';
 import { socket } from '../socket.js';
 import { loadGameCache, saveGameCache } from '../session.js';
 import { gameModule } from '../games/index.js';
-import { makeContext, actionLabel } from '../games/common.js';
+import { makeContext, actionType, settleTargets } from '../games/common.js';
 import { resultPanel } from './result.js';
+import { ensureTexts, textsNow } from '../texts.js';
+import { setTermLookup, hide as hideTooltip } from '../tooltip.js';
+import { markChanges } from './changes.js';
+import { yourTurnSignal, soundToggle } from './signals.js';
+import { icon } from '../icons.js';
 
 const MAX_LOG = 400;
 
@@ -43,19 +48,30 @@ export function gameScreen(ctx, id) {
   let focus = null; // legal actions narrowed by a click on the board
   let disposed = false;
   let info = null;
+  let marks = null; // what the board looked like, to mark what the last move changed
 
   const title = h('h1', { class: 'game-title' }, 'Game');
+  let zoomed = false;
+  const zoom = h('button', { class: 'small zoom-toggle', 'data-testid': 'zoom', 'aria-pressed': 'false', onclick: () => {
+    zoomed = !zoomed;
+    zoom.setAttribute('aria-pressed', String(zoomed));
+    zoom.textContent = zoomed ? 'Fit board to screen' : 'Zoom board';
+    boardBox.classList.toggle('zoomed', zoomed);
+  } }, 'Zoom board');
   const status = h('p', { class: 'status', 'data-testid': 'status', role: 'status' });
   const notice = h('p', { class: 'error', role: 'alert' });
-  const boardBox = h('div', { class: 'board', 'data-testid': 'board' });
+  const clockBox = h('p', { class: 'clock', 'data-testid': 'clock', hidden: true });
+  const boardBox = h('div', { class: 'board', 'data-testid': 'board', role: 'region', 'aria-label': 'Board' });
   const turnBox = h('section', { class: 'turn-panel' });
   const actionsBox = h('section', { class: 'actions', 'data-testid': 'legal-actions' });
   const panelBox = h('section', { class: 'player-boards', 'data-testid': 'players' });
+  // The log is announced (role log) and scrolls by keyboard (tabindex) as well as by mouse.
   const logList = h('ol', { class: 'log', 'data-testid': 'log' });
+  const logScroll = h('div', { class: 'log-scroll', role: 'log', tabindex: '0', 'aria-label': 'Game log' }, logList);
   const resultBox = h('section', { class: 'result-box' });
   const links = h('p', { class: 'game-links muted' });
   const root = h('section', { class: 'game', 'data-testid': 'game' },
-    h('header', { class: 'game-head' }, title, status, notice),
+    h('header', { class: 'game-head' }, title, status, clockBox, zoom, notice),
     resultBox,
     h('div', { class: 'game-body' },
       boardBox,
@@ -63,7 +79,7 @@ export function gameScreen(ctx, id) {
         turnBox,
         actionsBox,
         panelBox,
-        h('section', { class: 'log-box' }, h('h2', {}, 'Game log'), logList),
+        h('section', { class: 'log-box' }, h('h2', {}, 'Game log'), logScroll),
         links)));
   mount(ctx.app, root);
   if (g.version === null) boardBox.append(h('p', { class: 'muted' }, 'Loading the table…'));
@@ -76,15 +92,16 @@ export function gameScreen(ctx, id) {
     return (g.seats && g.seats[seat]) || `Seat ${seat + 1}`;
   }
 
-  function addLog(events, version) {
-    for (const e of events || []) g.log.push({ text: e.text, private: !!e.private, version });
+  function addLog(events, version, byClock) {
+    for (const e of events || []) g.log.push({ text: e.text, private: !!e.private, version, clock: !!byClock });
     if (g.log.length > MAX_LOG) g.log.splice(0, g.log.length - MAX_LOG);
   }
 
   function renderLog() {
-    const atBottom = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 40;
-    mount(logList, ...g.log.map((e) => h('li', { class: e.private ? 'private' : null, title: e.private ? 'Only you see this' : null }, e.text)));
-    if (atBottom || logList.childElementCount < 3) logList.scrollTop = logList.scrollHeight;
+    const atBottom = logScroll.scrollHeight - logScroll.scrollTop - logScroll.clientHeight < 40;
+    mount(logList, ...g.log.map((e) => h('li', { class: e.private ? 'private' : null, 'data-tip': e.private ? 'Only you see this' : null },
+      e.text, e.clock ? h('span', { class: 'tag clock-tag', 'data-testid': 'by-clock' }, 'timed out: played by the clock') : null)));
+    if (atBottom || logList.childElementCount < 3) logScroll.scrollTop = logScroll.scrollHeight;
   }
 
   function statusText() {
@@ -115,7 +132,10 @@ export function gameScreen(ctx, id) {
   function render() {
     if (disposed || g.version === null) return;
     const mod = gameModule(g.catalog_id);
-    const c = makeContext(g, { act, name, labeler: mod.label, focusOn: (list) => { focus = list; renderActions(c); } });
+    const texts = textsNow(g.catalog_id);
+    if (!texts) ensureTexts(g.catalog_id).then(() => render());
+    setTermLookup((key) => (texts ? texts.term(key) : null));
+    const c = makeContext(g, { act, name, texts, labeler: mod.label, focusOn: (list) => { focus = list; renderActions(c); } });
     title.textContent = info ? info.name : g.catalog_id;
     status.textContent = statusText();
     root.dataset.version = String(g.version);
@@ -125,19 +145,24 @@ export function gameScreen(ctx, id) {
     root.dataset.seat = g.seat === null || g.seat === undefined ? 'spectator' : String(g.seat);
     root.dataset.pending = String(pending !== null);
     const scroll = boardScroll(boardBox);
+    hideTooltip();
     try {
       mount(boardBox, mod.board(g.view, c));
+      settleTargets(boardBox, c);
+      marks = markChanges(boardBox, marks, g.version);
     } catch (e) {
       console.error(e);
       mount(boardBox, h('p', { class: 'error' }, `The board could not be drawn (${e.message}); the actions below still work.`));
     }
     scroll.restore();
     try {
-      mount(turnBox, mod.turn ? mod.turn(g.view, c) : null);
+      mount(turnBox, mod.turn ? mod.turn(g.view, c) : null, stepHelp(mod, c));
+      settleTargets(turnBox, c);
     } catch (e) {
       console.error(e);
-      mount(turnBox);
+      mount(turnBox, stepHelp(mod, c));
     }
+    yourTurnSignal(info ? info.name : g.catalog_id, !g.outcome && c.legal.length > 0);
     try {
       mount(panelBox, mod.players(g.view, c));
     } catch (e) {
@@ -151,7 +176,34 @@ export function gameScreen(ctx, id) {
       g.seat === null || g.seat === undefined ? h('span', { class: 'tag' }, 'spectating') : h('span', {}, 'You play ', seatDot(g.seat), ` ${name(g.seat)}`),
       ' · version ', h('span', { 'data-testid': 'version' }, String(g.version)),
       ' · ', h('a', { href: `#/replay/${encodeURIComponent(id)}${code ? `?code=${encodeURIComponent(code)}` : ''}` }, g.outcome ? 'Replay' : 'Log so far'),
-      ' · ', h('a', { href: `/api/games/${encodeURIComponent(id)}/log${code ? `?code=${encodeURIComponent(code)}` : ''}`, download: `${id}.json` }, 'Download log'));
+      ' · ', h('a', { href: `/api/games/${encodeURIComponent(id)}/log${code ? `?code=${encodeURIComponent(code)}` : ''}`, download: `${id}.json` }, 'Download log'),
+      ' · ', h('a', { href: `#/rules/${encodeURIComponent(g.catalog_id)}`, target: '_blank', rel: 'noopener', 'data-testid': 'rules-link' }, 'Rules summary'),
+      ' · ', soundToggle());
+  }
+
+  /** The current decision in plain words, from the rules texts' `steps`. */
+  function stepHelp(mod, c) {
+    if (g.outcome || !mod.steps) return null;
+    const ids = mod.steps(g.view) || [];
+    const step = ids.map((s) => c.texts.step(s)).find(Boolean);
+    if (!step) return null;
+    return h('div', { class: 'step-help', 'data-testid': 'step-help' }, h('p', { class: 'step-title' }, step.title), h('p', { class: 'small' }, step.text));
+  }
+
+  // A click on the board that is none of this seat's options says why nothing happens.
+  boardBox.addEventListener('click', (event) => {
+    if (g.version === null || g.outcome || !(event.target instanceof Element)) return;
+    if (event.target.closest('.clickable')) return;
+    if (!event.target.closest('svg [data-term], svg g[data-territory], svg g[data-room], svg g[data-location], svg g[data-card], svg g[data-seat], svg g[data-space], svg g[data-storehouse], svg g[data-passage], svg g[data-portal], svg g[data-area]')) return;
+    const mine = (g.legal || []).length > 0;
+    refuse(mine
+      ? 'That is not one of your options now: the highlighted places and the buttons under "Your options" are.'
+      : statusText().startsWith('Waiting') ? `It is not your turn — ${statusText().toLowerCase()}.` : 'Nothing can be done there now.', 'client/not_an_option');
+  });
+
+  function refuse(message, codeOf) {
+    notice.textContent = message;
+    notice.dataset.code = codeOf || '';
   }
 
   function renderActions(c) {
@@ -166,6 +218,7 @@ export function gameScreen(ctx, id) {
       class: ['action', pending !== null ? 'sending' : null],
       'data-testid': 'action',
       'data-action': JSON.stringify(action),
+      'data-term': c.texts.action(actionType(action)) ? `action:${actionType(action)}` : null,
       onclick: () => act(action),
     }, c.label(action)));
     mount(actionsBox,
@@ -181,7 +234,7 @@ export function gameScreen(ctx, id) {
       if (!Array.isArray(log.actions) || !log.setup_events) return;
       const entries = [];
       for (const e of log.setup_events) entries.push({ text: e.text, private: !!e.private, version: 0 });
-      for (const a of log.actions) for (const e of a.events || []) entries.push({ text: e.text, private: !!e.private, version: a.seq });
+      for (const a of log.actions) for (const e of a.events || []) entries.push({ text: e.text, private: !!e.private, version: a.seq, clock: !!a.by_clock });
       const later = g.log.filter((e) => e.version > (log.version || 0));
       g.log = entries.concat(later).slice(-MAX_LOG);
       save();
@@ -199,6 +252,7 @@ export function gameScreen(ctx, id) {
         g = { ...g, catalog_id: msg.catalog_id, version: msg.version, seat: msg.seat, seats: msg.seats, view: msg.view,
           to_act: msg.to_act, legal: msg.legal_actions, outcome: msg.outcome, seed: msg.seed, seed_commitment: msg.seed_commitment };
         if (fresh) g.log = [];
+        setClock(msg.clock);
         wantSnapshot = false;
         pending = null;
         save();
@@ -221,10 +275,11 @@ export function gameScreen(ctx, id) {
         g.legal = msg.legal_actions;
         if (msg.outcome) g.outcome = msg.outcome;
         if (msg.seed) g.seed = msg.seed;
-        addLog(msg.events, msg.version);
+        addLog(msg.events, msg.version, msg.by_clock);
+        setClock(msg.clock);
         if (pending !== null && msg.seat === g.seat) pending = null;
         focus = null;
-        notice.textContent = '';
+        refuse('');
         save();
         render();
         break;
@@ -239,7 +294,7 @@ export function gameScreen(ctx, id) {
         if (msg.req !== undefined && msg.req === pending) {
           pending = null;
           // A stale version only means someone moved first: the patch is on its way.
-          if (msg.code !== 'game/stale_version') notice.textContent = msg.message;
+          if (msg.code !== 'game/stale_version') refuse(`Refused: ${msg.message}`, msg.code);
           render();
         } else if (msg.code === 'lobby/invite_required' || msg.code === 'game/not_found') {
           mount(boardBox, h('p', { class: 'error' }, msg.message), h('a', { href: '#/' }, 'Back to the lobbies'));
@@ -249,6 +304,25 @@ export function gameScreen(ctx, id) {
         break;
       default:
     }
+  }
+
+  // The turn clock: the server says how long the seats it waits for have left (relative, so that
+  // a skewed clock on this machine does not matter); the countdown runs here.
+  let clock = null;
+  let clockTimer = null;
+  function setClock(c) {
+    clock = c && c.remaining_ms !== undefined && c.remaining_ms !== null ? { seats: c.seats || [], deadline: Date.now() + c.remaining_ms } : null;
+    tick();
+    if (clock && !clockTimer) clockTimer = setInterval(tick, 1000);
+    if (!clock && clockTimer) { clearInterval(clockTimer); clockTimer = null; }
+  }
+  function tick() {
+    if (!clock || g.outcome) { clockBox.hidden = true; return; }
+    const left = Math.max(0, Math.ceil((clock.deadline - Date.now()) / 1000));
+    const text = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+    clockBox.hidden = false;
+    clockBox.classList.toggle('urgent', left <= 10);
+    mount(clockBox, icon('clock'), ' ', ...clock.seats.flatMap((seat, i) => [i ? ', ' : '', seatDot(seat), ` ${name(seat)} `, h('b', { 'data-testid': 'clock-left', 'data-seat': seat }, text)]), ' left');
   }
 
   function resync() {
@@ -275,6 +349,9 @@ export function gameScreen(ctx, id) {
   return {
     dispose() {
       disposed = true;
+      yourTurnSignal(null, false);
+      hideTooltip();
+      if (clockTimer) clearInterval(clockTimer);
       stop();
       stopStatus();
       unfollow();

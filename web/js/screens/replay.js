@@ -11,6 +11,9 @@ import { gameModule } from '../games/index.js';
 import { makeContext } from '../games/common.js';
 import { resultPanel } from './result.js';
 import { boardScroll } from './game.js';
+import { ensureTexts } from '../texts.js';
+import { setTermLookup } from '../tooltip.js';
+import { icon } from '../icons.js';
 
 export function replayScreen(ctx, id) {
   const code = ctx.query.get('code') || undefined;
@@ -25,14 +28,16 @@ export function replayScreen(ctx, id) {
   let log = null;
   let finalView = null;
   let perStep = null; // true when the server answers the per-step view route
+  let texts = null; // the game's rules texts, for names in labels
   const viewCache = new Map();
   let unfollow = null;
   let stop = null;
 
   const boardBox = h('div', { class: 'board', 'data-testid': 'board' });
   const stepText = h('p', { class: 'step-text', 'data-testid': 'replay-step' });
-  const slider = h('input', { type: 'range', min: 0, value: 0, 'aria-label': 'Step', oninput: (e) => go(Number(e.target.value)) });
-  const list = h('ol', { class: 'log replay-list' });
+  const slider = h('input', { type: 'range', min: 0, value: 0, 'aria-label': 'Move shown', oninput: (e) => go(Number(e.target.value)) });
+  const list = h('ol', { class: 'log replay-list', 'data-testid': 'replay-list' });
+  const listScroll = h('div', { class: 'log-scroll', tabindex: '0', role: 'region', 'aria-label': 'Moves' }, list);
   const note = h('p', { class: 'muted small' });
   const resultBox = h('div');
 
@@ -49,7 +54,8 @@ export function replayScreen(ctx, id) {
       viewCache.set(n, answer);
       return answer;
     } catch (e) {
-      if (e.status === 404 || e.code === 'proto/no_route') perStep = false;
+      // An older server: no such route, or no steps of a running game.
+      if (e.status === 404 || e.code === 'proto/no_route' || e.code === 'game/running') perStep = false;
       return null;
     }
   }
@@ -57,7 +63,7 @@ export function replayScreen(ctx, id) {
   function context(view) {
     const g = { seat: null, seats: log.seats, to_act: [], legal: [], outcome: null, view };
     const mod = gameModule(log.game);
-    return { mod, c: makeContext(g, { act: () => {}, name, labeler: mod.label, focusOn: () => {} }) };
+    return { mod, c: makeContext(g, { act: () => {}, name, texts, labeler: mod.label, focusOn: () => {} }) };
   }
 
   async function draw() {
@@ -85,6 +91,7 @@ export function replayScreen(ctx, id) {
     mount(stepText, step === 0 ? `Setup — ${steps.length} moves in all` : [
       `Move ${step} of ${steps.length}: `, seatDot(entry.seat), ` ${name(entry.seat)}`,
       entry.action !== null && entry.action !== undefined ? ` — ${c.label(entry.action)}` : '',
+      entry.by_clock ? ' (timed out: played by the clock)' : '',
     ]);
     [...list.children].forEach((li, i) => li.classList.toggle('current', i === step - 1));
     const current = list.children[step - 1];
@@ -116,25 +123,31 @@ export function replayScreen(ctx, id) {
     }
     if (disposed) return;
     const info = await gameInfo(log.game).catch(() => ({ name: log.game }));
+    texts = await ensureTexts(log.game);
+    setTermLookup((key) => texts.term(key));
+    if (disposed) return;
     steps = log.actions || [];
     slider.max = String(steps.length);
     const { c } = context(null);
-    mount(list, ...steps.map((entry, i) => h('li', { onclick: () => go(i + 1) },
+    mount(list, ...steps.map((entry, i) => h('li', { onclick: () => go(i + 1), 'data-seq': i + 1 },
+      h('button', { class: 'link step-link', 'aria-label': `Show move ${i + 1}`, onclick: (e) => { e.stopPropagation(); go(i + 1); } }, `${i + 1}.`), ' ',
       seatDot(entry.seat), ` ${name(entry.seat)}: `,
       entry.action !== null && entry.action !== undefined ? c.label(entry.action) : 'a move',
-      ...(entry.events || []).map((e) => h('div', { class: 'muted small' }, e.text)))));
+      entry.by_clock ? h('span', { class: 'tag clock-tag', 'data-testid': 'by-clock' }, 'timed out: played by the clock') : null,
+      ...(entry.events || []).map((e) => h('div', { class: 'small event-text' }, e.text)))));
     mount(root,
       h('h1', {}, `Replay — ${info.name}`),
       h('p', { class: 'muted' }, log.seats.join(' · '), game.status === 'running' ? ' (still running: only what you may see)' : ''),
       h('div', { class: 'replay-controls' },
-        h('button', { onclick: () => go(0), title: 'Start' }, '⏮'),
-        h('button', { onclick: () => go(step - 1), title: 'Back', 'data-testid': 'replay-prev' }, '◀'),
-        h('button', { onclick: play, title: 'Play / pause' }, '⏯'),
-        h('button', { onclick: () => go(step + 1), title: 'Forward', 'data-testid': 'replay-next' }, '▶'),
-        h('button', { onclick: () => go(steps.length), title: 'End' }, '⏭'),
+        // SVG icons: the media-control characters are missing from many stock font sets.
+        h('button', { class: 'icon', onclick: () => go(0), 'aria-label': 'To the start', 'data-tip': 'To the start', 'data-testid': 'replay-first' }, icon('first')),
+        h('button', { class: 'icon', onclick: () => go(step - 1), 'aria-label': 'One move back', 'data-tip': 'One move back', 'data-testid': 'replay-prev' }, icon('prev')),
+        h('button', { class: 'icon', onclick: play, 'aria-label': 'Play or pause', 'data-tip': 'Play or pause', 'data-testid': 'replay-play' }, icon('play')),
+        h('button', { class: 'icon', onclick: () => go(step + 1), 'aria-label': 'One move forward', 'data-tip': 'One move forward', 'data-testid': 'replay-next' }, icon('next')),
+        h('button', { class: 'icon', onclick: () => go(steps.length), 'aria-label': 'To the end', 'data-tip': 'To the end', 'data-testid': 'replay-last' }, icon('last')),
         slider),
       stepText,
-      h('div', { class: 'game-body' }, boardBox, h('aside', { class: 'side' }, note, h('section', { class: 'log-box' }, h('h2', {}, 'Moves'), list))),
+      h('div', { class: 'game-body' }, boardBox, h('aside', { class: 'side' }, note, h('section', { class: 'log-box' }, h('h2', {}, 'Moves'), listScroll))),
       resultBox,
       h('p', {}, h('a', { href: `/api/games/${encodeURIComponent(id)}/log${q}`, download: `${id}.json` }, 'Download the log'),
         ' — verify it offline with ', h('code', {}, 'chapterhouse verify'), '.'));

@@ -1,6 +1,6 @@
 //! `/api/games/{id}`, `/api/games/{id}/log` and `/api/games/{id}/replay`: a game's summary, its
 //! log (complete and verifiable once the game is over; filtered to the requester's view while it
-//! runs), and the position after any step of a finished game, for the replay viewer.
+//! runs), and the position after any step as the requester saw it, for the replay viewer.
 
 use crate::accounts::MaybeAuth;
 use crate::catalog::Catalog;
@@ -129,9 +129,11 @@ struct ReplayQuery {
     code: Option<String>,
 }
 
-/// The position of a finished game after its first `at` actions, as the requester's seat (or a
-/// spectator) saw it then, with the events of that step. Only finished games: their whole log,
-/// seed included, is public by then, so no step can reveal more than the log already does.
+/// The position of a game after its first `at` actions, as the requester's seat (or a spectator)
+/// saw it then, with the events of that step. A finished game's whole log, seed included, is public,
+/// so no step can reveal more than the log already does; a running game's step is the very view
+/// this requester was sent live at that version, so it reveals nothing new either (the "Log so far"
+/// of the web client).
 async fn replay(
     State(state): State<AppState>,
     MaybeAuth(account): MaybeAuth,
@@ -139,9 +141,6 @@ async fn replay(
     Query(q): Query<ReplayQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let (record, viewer) = game_and_viewer(&state, &id, account.as_ref().map(|a| &a.id), q.code.as_deref()).await?;
-    if !record.finished() {
-        return Err(ApiError::GameRunning);
-    }
     let actions = state.store.actions(&id).await?;
     let last = actions.len() as u64;
     if q.at > last {

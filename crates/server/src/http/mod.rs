@@ -4,6 +4,7 @@
 mod accounts;
 mod games;
 mod lobbies;
+mod texts;
 
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -23,6 +24,7 @@ pub fn app(state: AppState) -> Router {
         .merge(accounts::routes())
         .merge(lobbies::routes())
         .merge(games::routes())
+        .merge(texts::routes())
         .route("/api/{*rest}", axum::routing::any(|| async { ApiError::NoRoute }))
         .route("/ws", get(crate::ws::upgrade))
         .fallback_service(web)

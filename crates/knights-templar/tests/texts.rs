@@ -1,0 +1,287 @@
+//! The English rules texts (`texts/en.json`) checked against the engine itself.
+//!
+//! The web client, the docs and the game log look every id they meet up in this catalog, so a
+//! missing entry shows a player a raw code. The expected ids come from the engine's public API
+//! (every card, every card type) and from random playouts at every player count (every decision
+//! point, every action type and every code a view shows), so an id the engine gains and the
+//! catalog lacks fails here, as does a catalog entry that names nothing the engine has.
+
+use game_core::testing::{random_playout, setup};
+use game_core::{Game, Viewer};
+use knights_templar::{Card, CardType, EndReason, KnightsTemplar, Options, Stage, TEXTS_EN};
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+/// Random games per player count: enough to meet every decision point and action type.
+const GAMES_PER_COUNT: u64 = 6;
+const MAX_STEPS: usize = 2_000;
+
+/// The longest `short` text: it must fit one line of a tooltip.
+const SHORT_MAX_CHARS: usize = 90;
+
+/// View fields the catalog explains as `field:<name>`: the labels the client shows beside them.
+const FIELDS: [&str; 14] = [
+    "grand_master",
+    "fate",
+    "deck_count",
+    "discard",
+    "tableau",
+    "county_vp",
+    "fate_picks",
+    "picked_this_round",
+    "score_now",
+    "power_queue",
+    "setup_draws",
+    "round",
+    "turn",
+    "face_down",
+];
+
+fn catalog() -> Value {
+    serde_json::from_str(TEXTS_EN).unwrap_or_else(|e| panic!("texts/en.json is not valid JSON: {e}"))
+}
+
+/// A value's JSON id as the view writes it: strings as they are, numbers in decimal.
+fn id(value: impl Serialize) -> String {
+    match serde_json::to_value(value) {
+        Ok(Value::String(s)) => s,
+        Ok(Value::Number(n)) => n.to_string(),
+        other => panic!("not an id: {other:?}"),
+    }
+}
+
+/// Every term key the engine's public API can name.
+fn expected_terms() -> BTreeSet<String> {
+    let mut keys = BTreeSet::new();
+    keys.extend(Card::all().map(|c| format!("card:{}", id(c))));
+    keys.extend(CardType::ALL.iter().map(|t| format!("type:{}", id(t))));
+    keys.extend([Stage::Select, Stage::PowerDraws, Stage::Over].iter().map(|s| format!("stage:{}", id(s))));
+    keys.extend([EndReason::FiveDownfall, EndReason::DeckEmpty].iter().map(|r| format!("end:{}", id(r))));
+    keys.extend(FIELDS.iter().map(|f| format!("field:{f}")));
+    keys
+}
+
+/// What the random playouts met.
+#[derive(Debug, Default)]
+struct Seen {
+    /// `pending.kind` of every view: the decision points.
+    steps: BTreeSet<String>,
+    /// The `type` tag of every legal action.
+    actions: BTreeSet<String>,
+    /// Term keys built from the ids views show.
+    terms: BTreeSet<String>,
+    /// Every object key in every view.
+    fields: BTreeSet<String>,
+}
+
+impl Seen {
+    fn view(&mut self, view: &Value) {
+        if let Some(kind) = view.pointer("/pending/kind").and_then(Value::as_str) {
+            self.steps.insert(kind.to_string());
+        }
+        if let Some(stage) = view.get("stage").and_then(Value::as_str) {
+            self.terms.insert(format!("stage:{stage}"));
+        }
+        if let Some(end) = view.get("end").and_then(Value::as_str) {
+            self.terms.insert(format!("end:{end}"));
+        }
+        for draw in view.get("setup_draws").and_then(Value::as_array).into_iter().flatten() {
+            for hand in draw.get("hands").and_then(Value::as_array).into_iter().flatten() {
+                for card in hand.get("cards").and_then(Value::as_array).into_iter().flatten() {
+                    self.terms.insert(format!("card:{card}"));
+                }
+            }
+        }
+        self.walk(view);
+    }
+
+    /// Collects every field name, and every card shown as `{id, name, kind}`.
+    fn walk(&mut self, value: &Value) {
+        match value {
+            Value::Object(map) => {
+                if let (Some(card), Some(kind)) = (map.get("id"), map.get("kind").and_then(Value::as_str)) {
+                    self.terms.insert(format!("card:{card}"));
+                    self.terms.insert(format!("type:{kind}"));
+                }
+                for (key, inner) in map {
+                    self.fields.insert(key.clone());
+                    self.walk(inner);
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|v| self.walk(v)),
+            _ => {}
+        }
+    }
+
+    fn game(&mut self, game: &KnightsTemplar) {
+        for viewer in Viewer::all(game.players()) {
+            self.view(&serde_json::to_value(game.view(viewer)).unwrap_or_default());
+        }
+        for seat in game.to_act() {
+            for action in game.legal_actions(seat) {
+                let json = serde_json::to_value(action).unwrap_or_default();
+                if let Some(tag) = json.get("type").and_then(Value::as_str) {
+                    self.actions.insert(tag.to_string());
+                }
+            }
+        }
+    }
+}
+
+/// Plays the random games once for all tests, replaying each to look at every position.
+fn seen() -> &'static Seen {
+    static SEEN: OnceLock<Seen> = OnceLock::new();
+    SEEN.get_or_init(|| {
+        let options = Options::default();
+        let mut seen = Seen::default();
+        for players in KnightsTemplar::MIN_PLAYERS..=KnightsTemplar::MAX_PLAYERS {
+            for seed in 0..GAMES_PER_COUNT {
+                let playout = random_playout::<KnightsTemplar>(players, &options, seed, MAX_STEPS, false);
+                let mut game: KnightsTemplar = setup(players, &options, seed);
+                seen.game(&game);
+                for (seat, action) in &playout.actions {
+                    if let Err(e) = game.apply(*seat, action) {
+                        panic!("replaying seed {seed} with {players} players: {e}");
+                    }
+                    seen.game(&game);
+                }
+            }
+        }
+        seen
+    })
+}
+
+fn object<'a>(catalog: &'a Value, name: &str) -> &'a Map<String, Value> {
+    catalog.get(name).and_then(Value::as_object).unwrap_or_else(|| panic!("the catalog has no `{name}` object"))
+}
+
+fn keys(map: &Map<String, Value>) -> BTreeSet<String> {
+    map.keys().cloned().collect()
+}
+
+/// One catalog section against the ids the engine has: what is missing and what is unknown.
+fn compare(problems: &mut Vec<String>, section: &str, have: &BTreeSet<String>, want: &BTreeSet<String>) {
+    for missing in want.difference(have) {
+        problems.push(format!("{section}: no entry for `{missing}`"));
+    }
+    for unknown in have.difference(want) {
+        problems.push(format!("{section}: `{unknown}` names nothing the engine has"));
+    }
+}
+
+/// Everything wrong with `catalog`: missing or unknown keys, and entries that are not complete.
+fn problems(catalog: &Value, seen: &Seen) -> Vec<String> {
+    let mut problems = Vec::new();
+    let terms = object(catalog, "terms");
+    let steps = object(catalog, "steps");
+    let actions = object(catalog, "actions");
+    compare(&mut problems, "terms", &keys(terms), &expected_terms());
+    compare(&mut problems, "steps", &keys(steps), &seen.steps);
+    compare(&mut problems, "actions", &keys(actions), &seen.actions);
+    for (section, map, fields) in [
+        ("terms", terms, &["name", "short", "text"][..]),
+        ("steps", steps, &["title", "text"]),
+        ("actions", actions, &["name", "text"]),
+    ] {
+        for (key, entry) in map {
+            let entry_keys: BTreeSet<&str> =
+                entry.as_object().map(|m| m.keys().map(String::as_str).collect()).unwrap_or_default();
+            if entry_keys != fields.iter().copied().collect() {
+                problems.push(format!("{section}: `{key}` has the fields {entry_keys:?}, not {fields:?}"));
+            }
+            for field in fields {
+                if entry.get(*field).and_then(Value::as_str).is_none_or(|s| s.trim().is_empty()) {
+                    problems.push(format!("{section}: `{key}` has no {field}"));
+                }
+            }
+        }
+    }
+    for (key, entry) in terms {
+        let short = entry.get("short").and_then(Value::as_str).unwrap_or_default();
+        if short.chars().count() > SHORT_MAX_CHARS || short.contains('\n') {
+            problems.push(format!("terms: `{key}` short text is not one line of at most {SHORT_MAX_CHARS} chars"));
+        }
+    }
+    problems
+}
+
+#[test]
+fn the_catalog_describes_this_game_with_a_summary_of_six_to_twelve_sections() {
+    let catalog = catalog();
+    let top: BTreeSet<&str> = catalog.as_object().map(|m| m.keys().map(String::as_str).collect()).unwrap_or_default();
+    assert_eq!(top, ["actions", "game", "lang", "name", "steps", "summary", "terms"].into_iter().collect());
+    assert_eq!(catalog["game"], KnightsTemplar::ID);
+    assert_eq!(catalog["lang"], "en");
+    assert_eq!(catalog["name"], KnightsTemplar::NAME);
+    let summary = catalog["summary"].as_array().map(Vec::as_slice).unwrap_or_default();
+    assert!((6..=12).contains(&summary.len()), "{} summary sections", summary.len());
+    for section in summary {
+        let text = |f: &str| section.get(f).and_then(Value::as_str).unwrap_or_default().trim().to_string();
+        assert!(!text("heading").is_empty() && !text("body").is_empty(), "incomplete summary section {section}");
+        assert_eq!(section.as_object().map(Map::len), Some(2), "unknown summary fields in {section}");
+    }
+}
+
+#[test]
+fn every_card_type_code_step_and_action_has_a_complete_text_and_no_entry_is_unknown() {
+    let seen = seen();
+    let problems = problems(&catalog(), seen);
+    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+}
+
+#[test]
+fn the_playouts_meet_only_ids_the_api_enumerates_and_every_explained_field() {
+    let seen = seen();
+    let expected = expected_terms();
+    let unknown: Vec<_> = seen.terms.difference(&expected).collect();
+    assert!(unknown.is_empty(), "views show ids the test does not enumerate: {unknown:?}");
+    let absent: Vec<_> = FIELDS.iter().filter(|f| !seen.fields.contains(**f)).collect();
+    assert!(absent.is_empty(), "explained fields that no view has: {absent:?}");
+    // The five decision points of spec §4.2 (two share `target`) and the end.
+    assert_eq!(seen.steps.len(), 5, "{:?}", seen.steps);
+    assert_eq!(seen.actions.len(), 4, "{:?}", seen.actions);
+}
+
+#[test]
+fn names_are_the_printed_card_and_type_names() {
+    let catalog = catalog();
+    let name = |key: String| catalog["terms"][&key]["name"].as_str().unwrap_or_default().to_string();
+    for card in Card::all() {
+        assert_eq!(name(format!("card:{}", id(card))), card.name(), "card {}", card.0);
+    }
+    for (kind, printed) in CardType::ALL
+        .iter()
+        .zip(["Legacy", "Ally", "County", "Treasure", "Mission", "Power", "Battle", "Enemy", "Downfall"])
+    {
+        assert_eq!(name(format!("type:{}", id(kind))), printed);
+    }
+    // Each card's short text starts with its type, so a tooltip says what kind of card it is.
+    for card in Card::all() {
+        let short = catalog["terms"][format!("card:{}", id(card))]["short"].as_str().unwrap_or_default();
+        let kind = name(format!("type:{}", id(card.kind())));
+        assert!(short.starts_with(&format!("{kind}:")), "card {}: {short}", card.0);
+    }
+}
+
+#[test]
+fn removing_any_entry_or_adding_an_unknown_one_is_reported() {
+    let seen = seen();
+    let full = catalog();
+    for section in ["terms", "steps", "actions"] {
+        for key in keys(object(&full, section)) {
+            let mut cut = full.clone();
+            if let Some(map) = cut.get_mut(section).and_then(Value::as_object_mut) {
+                map.remove(&key);
+            }
+            let found = problems(&cut, seen);
+            assert!(found.iter().any(|p| p.contains(&format!("`{key}`"))), "removing {section} `{key}` went unnoticed");
+        }
+        let mut extra = full.clone();
+        if let Some(map) = extra.get_mut(section).and_then(Value::as_object_mut) {
+            map.insert("card:0".into(), Value::Object(Map::new()));
+        }
+        assert!(problems(&extra, seen).iter().any(|p| p.contains("`card:0` names nothing")), "{section}");
+    }
+}

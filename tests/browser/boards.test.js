@@ -1,0 +1,65 @@
+// Every game at every player count, on a desktop (1366×768) and a phone (390×844): a game started
+// with bots, a few moves played, then nothing of the board may be cut off, every board target is at
+// least 24×24 px and none lies inside another, and axe-core finds no serious or critical problem.
+// Screenshots of the smallest and largest table of each game on both sizes land in
+// artifacts/screenshots/ (<game>-<n>p-desktop.png, <game>-<n>p-phone.png).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, guest, quickGame, openTable, boardClipping, targetProblems, moveOnce, rng, screenshot, PHONE } from './helpers.js';
+import { axeProblems } from './axe.js';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+export const GAMES = [
+  { id: 'templars-journey', min: 3, max: 5 },
+  { id: 'secret-treasures', min: 2, max: 5 },
+  { id: 'knights-templar', min: 2, max: 8 },
+  { id: 'richard-the-lionheart', min: 2, max: 6 },
+];
+const DESKTOP = { width: 1366, height: 768 };
+
+/** Plays up to `moves` of this seat's moves from the action list (bots play the others). */
+async function playSome(page, moves, seed) {
+  const random = rng(seed);
+  for (let i = 0, idle = 0; i < moves && idle < 60;) {
+    if (await moveOnce(page, random)) { i += 1; idle = 0; } else { idle += 1; await page.waitForTimeout(25); }
+    if (await page.$eval('[data-testid="game"]', (el) => el.dataset.state === 'over')) break;
+  }
+}
+
+async function check(page, what) {
+  assert.deepEqual(await boardClipping(page), [], `${what}: nothing of the board is cut off`);
+  assert.deepEqual(await targetProblems(page), [], `${what}: board targets are large enough and not nested`);
+}
+
+for (const game of GAMES) {
+  test(`${game.id}: every player count fits the board on a desktop and a phone`, async () => {
+    const page = await guest(browser, 'Ada', DESKTOP);
+    const phoneContext = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, storageState: await page.context().storageState() });
+    const phone = await phoneContext.newPage();
+    for (let n = game.min; n <= game.max; n++) {
+      const id = await quickGame(page, game.id, n);
+      await openTable(page, id);
+      await playSome(page, 6, n);
+      await page.waitForTimeout(100);
+      await check(page, `${game.id} ${n}p desktop`);
+      const edge = n === game.min || n === game.max;
+      if (edge) {
+        await screenshot(page, `${game.id}-${n}p-desktop`);
+        assert.deepEqual(await axeProblems(page), [], `${game.id} ${n}p: axe-core finds no serious or critical violation`);
+      }
+      await openTable(phone, id);
+      await phone.waitForTimeout(100);
+      await check(phone, `${game.id} ${n}p phone`);
+      const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 1, `${game.id} ${n}p: the phone page does not scroll sideways (${overflow}px)`);
+      if (edge) await screenshot(phone, `${game.id}-${n}p-phone`);
+    }
+    assert.deepEqual(page.errors, [], 'no script errors');
+    await phoneContext.close();
+    await page.context().close();
+  });
+}
