@@ -40,3 +40,6 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The rules texts in English (see texts/en.json).
 pub const TEXTS_EN: &str = include_str!("../texts/en.json");
+
+/// The rules texts in German, with the same keys as the English ones (see texts/de.json).
+pub const TEXTS_DE: &str = include_str!("../texts/de.json");
