@@ -141,3 +141,19 @@ test('axe-core finds no serious or critical violation on the sign-in, home and l
   assert.equal(await page.locator('[aria-live]:not([role="status"]):not([role="log"]):not([role="alert"])').count(), 0, 'no other live regions');
   await context.close();
 });
+
+test('with a turn clock the table counts down and marks the move the clock made, in the log and the replay', async () => {
+  const page = await guest(browser, 'Tim');
+  const id = await quickGame(page, 'knights-templar', 2, { turnSeconds: 2 });
+  await openTable(page, id);
+  await myTurn(page);
+  const left = await page.waitForSelector('[data-testid="clock"]:not([hidden]) [data-testid="clock-left"]');
+  assert.match(await left.textContent(), /^0:0[0-2]$/, 'the seat to move sees its time left');
+  // Ada does not move: the clock plays for her, and the log says so.
+  await page.waitForSelector('[data-testid="log"] [data-testid="by-clock"]', { timeout: 10000 });
+  await page.click('text=Log so far');
+  await page.waitForSelector('[data-testid="replay-list"] [data-testid="by-clock"]');
+  await screenshot(page, 'knights-templar-clock-replay');
+  assert.deepEqual(page.errors, [], 'no script errors');
+  await page.context().close();
+});
