@@ -72,6 +72,15 @@ for (const game of GAMES) {
       marked = await page.locator('[data-testid="board"] .changed').count();
     }
     assert.ok(marked > 0, 'the last move is marked on the board');
+    // Motion follows the player's wish: the highlights pulse and flash, unless reduced motion is asked for.
+    await myTurn(page);
+    const moving = () => page.$$eval('[data-testid="board"] *', (els) => els.filter((el) => getComputedStyle(el).animationName !== 'none').length);
+    const animated = await moving();
+    // Knights Templar and Templars' Journey always offer board targets on this seat's turn.
+    if (game === 'knights-templar' || game === 'templars-journey') assert.ok(animated > 0, 'targets pulse');
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    assert.equal(await moving(), 0, `nothing moves under prefers-reduced-motion (${animated} did before)`);
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
 
     // The rules summary page, reachable from the table.
     const href = await page.getAttribute('[data-testid="rules-link"]', 'href');
