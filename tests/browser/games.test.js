@@ -5,7 +5,8 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, guest, createLobby, addBots, start, playToEnd, screenshot, phoneView, MIN_PHONE_TEXT } from './helpers.js';
+import { launch, guest, createLobby, addBots, start, playToEnd, screenshot, phoneView, boardClipping, MIN_PHONE_TEXT } from './helpers.js';
+import { axeProblems } from './axe.js';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -45,6 +46,8 @@ for (const game of GAMES) {
     const clickable = await page.locator('[data-testid="legal-actions"] button.action').count();
     assert.equal(clickable, 0, 'nothing is left to play');
     await screenshot(page, `${game.id}-result`);
+    assert.deepEqual(await axeProblems(page), [], 'axe-core: the result screen');
+    assert.deepEqual(await boardClipping(page), [], 'nothing of the final board is cut off');
     if (!shot) await screenshot(page, `${game.id}-board`);
     if (!phone) phone = await phoneView(page, `${game.id}-phone`);
     assert.ok(phone.overflow <= 1, `the phone-sized page does not scroll sideways (${phone.overflow}px)`);

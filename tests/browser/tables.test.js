@@ -72,6 +72,15 @@ for (const game of GAMES) {
       marked = await page.locator('[data-testid="board"] .changed').count();
     }
     assert.ok(marked > 0, 'the last move is marked on the board');
+    // Motion follows the player's wish: the highlights pulse and flash, unless reduced motion is asked for.
+    await myTurn(page);
+    const moving = () => page.$$eval('[data-testid="board"] *', (els) => els.filter((el) => getComputedStyle(el).animationName !== 'none').length);
+    const animated = await moving();
+    // Knights Templar and Templars' Journey always offer board targets on this seat's turn.
+    if (game === 'knights-templar' || game === 'templars-journey') assert.ok(animated > 0, 'targets pulse');
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    assert.equal(await moving(), 0, `nothing moves under prefers-reduced-motion (${animated} did before)`);
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
 
     // The rules summary page, reachable from the table.
     const href = await page.getAttribute('[data-testid="rules-link"]', 'href');
@@ -140,4 +149,20 @@ test('axe-core finds no serious or critical violation on the sign-in, home and l
   // Only the status line and the log are live regions: the page as a whole is not announced.
   assert.equal(await page.locator('[aria-live]:not([role="status"]):not([role="log"]):not([role="alert"])').count(), 0, 'no other live regions');
   await context.close();
+});
+
+test('with a turn clock the table counts down and marks the move the clock made, in the log and the replay', async () => {
+  const page = await guest(browser, 'Tim');
+  const id = await quickGame(page, 'knights-templar', 2, { turnSeconds: 2 });
+  await openTable(page, id);
+  await myTurn(page);
+  const left = await page.waitForSelector('[data-testid="clock"]:not([hidden]) [data-testid="clock-left"]');
+  assert.match(await left.textContent(), /^0:0[0-2]$/, 'the seat to move sees its time left');
+  // Ada does not move: the clock plays for her, and the log says so.
+  await page.waitForSelector('[data-testid="log"] [data-testid="by-clock"]', { timeout: 10000 });
+  await page.click('text=Log so far');
+  await page.waitForSelector('[data-testid="replay-list"] [data-testid="by-clock"]');
+  await screenshot(page, 'knights-templar-clock-replay');
+  assert.deepEqual(page.errors, [], 'no script errors');
+  await page.context().close();
 });

@@ -126,6 +126,16 @@ impl EventOut {
     }
 }
 
+/// A table's turn clock: how long the people it waits for have left to move, in milliseconds from
+/// when the message was sent (relative, so that a client's wrong clock does not matter).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Clock {
+    /// The seats whose time runs (people the game waits for; bots have no clock).
+    pub seats: Vec<Seat>,
+    /// Milliseconds left.
+    pub remaining_ms: u64,
+}
+
 /// A message to a client.
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -171,6 +181,9 @@ pub enum ServerMsg<'a> {
         seed: Option<String>,
         /// The result, once the game is over.
         outcome: Option<&'a Outcome>,
+        /// The turn clock of the seats the game waits for, when the table has one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        clock: Option<Clock>,
     },
     /// One version: the JSON Patch from this subscriber's previous view to its new one.
     Patch {
@@ -192,6 +205,12 @@ pub enum ServerMsg<'a> {
         seed: Option<String>,
         /// The result, when this action ended the game.
         outcome: Option<&'a Outcome>,
+        /// Set when the turn clock made this move: the seat's time ran out.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        by_clock: bool,
+        /// The turn clock of the seats the game waits for now, when the table has one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        clock: Option<Clock>,
     },
     /// A resumed subscription is up to date (after any missed patches).
     Resumed {
@@ -199,6 +218,9 @@ pub enum ServerMsg<'a> {
         game: &'a GameId,
         /// Its current version.
         version: u64,
+        /// The turn clock now (the missed patches carry the clock as it was when each was sent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        clock: Option<Clock>,
     },
     /// The sender's action was committed (after its patch).
     Ack {

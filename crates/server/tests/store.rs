@@ -51,6 +51,8 @@ fn row(game: &GameId, seq: u64) -> ActionRow {
         action: json!({"step": seq}),
         hash: StateHash(format!("h{seq}")),
         outcome: None,
+        // The second move is one the turn clock made: the flag must come back as stored.
+        by_clock: seq == 2,
     }
 }
 

@@ -88,52 +88,58 @@ export default {
       view.pending.cards.forEach((a, i) => out.push(c.bind(c.term(card(ax + i * (aw + 8), r2 + 18, aw, 96, a, { dataset: { card: a.id } }), 'card', a.id), (x) => x.type === 'keep' && x.card === a.id)));
     }
     const top = r2 + 130;
-    const H = top + view.seats.length * rowH + 10;
-    // Each player's tableau.
+    const cols = view.seats.length > 4 ? 2 : 1;
+    const colW = W / cols;
+    const rows = Math.ceil(view.seats.length / cols);
+    const H = top + rows * rowH + 10;
+    // Each player's tableau: one column of rows, two side by side past four players, so that a big
+    // table is not drawn as a thin strip.
     view.seats.forEach((p, i) => {
-      const y = top + i * rowH;
+      const col = Math.floor(i / rows);
+      const x0 = col * colW;
+      const y = top + (i % rows) * rowH;
       const acting = view.to_act.includes(p.seat);
       const plate = s('g', { dataset: { seat: p.seat } },
-        s('rect', { class: 'hit', x: 8, y, width: 170, height: rowH - 8, rx: 8, fill: acting ? '#fff3c4' : '#fbf5e8', stroke: c.color(p.seat), 'stroke-width': 3 }),
-        s('circle', { cx: 24, cy: y + 18, r: 8, fill: c.color(p.seat), stroke: '#1b1b1b' }),
-        seatMark(24, y + 18, 4, p.seat),
-        label(36, y + 18, c.name(p.seat).length > 17 ? `${c.name(p.seat).slice(0, 16)}…` : c.name(p.seat), { 'font-weight': 'bold', 'font-size': 14 }),
-        label(18, y + 42, `Score now: ${p.score_now}`, { 'font-size': 12 }),
-        label(18, y + 60, `County VP ${p.county_vp} · picks ${p.fate_picks}`, { 'font-size': 11, fill: '#7a6a58' }),
-        p.picked_this_round ? label(18, y + 77, '✓ picked this round', { 'font-size': 11, fill: '#2f6b3a' }) : null);
+        s('rect', { class: 'hit', x: x0 + 8, y, width: 170, height: rowH - 8, rx: 8, fill: acting ? '#fff3c4' : '#fbf5e8', stroke: c.color(p.seat), 'stroke-width': 3 }),
+        s('circle', { cx: x0 + 24, cy: y + 18, r: 8, fill: c.color(p.seat), stroke: '#1b1b1b' }),
+        seatMark(x0 + 24, y + 18, 4, p.seat),
+        label(x0 + 36, y + 18, c.name(p.seat).length > 17 ? `${c.name(p.seat).slice(0, 16)}…` : c.name(p.seat), { 'font-weight': 'bold', 'font-size': 14 }),
+        label(x0 + 18, y + 42, `Score now: ${p.score_now}`, { 'font-size': 12 }),
+        label(x0 + 18, y + 60, `County VP ${p.county_vp} · picks ${p.fate_picks}`, { 'font-size': 11, fill: '#7a6a58' }),
+        p.picked_this_round ? label(x0 + 18, y + 77, '✓ picked this round', { 'font-size': 11, fill: '#2f6b3a' }) : null);
       if (view.grand_master === p.seat) {
-        plate.append(c.term(s('g', {}, s('rect', { x: 118, y: y + 52, width: 54, height: 30, rx: 5, fill: '#8b1e1e' }),
-          label(145, y + 67, 'GM ♛', { 'font-size': 12, fill: 'white', 'text-anchor': 'middle', 'font-weight': 'bold' })), 'field', 'grand_master'));
+        plate.append(c.term(s('g', {}, s('rect', { x: x0 + 118, y: y + 52, width: 54, height: 30, rx: 5, fill: '#8b1e1e' }),
+          label(x0 + 145, y + 67, 'GM ♛', { 'font-size': 12, fill: 'white', 'text-anchor': 'middle', 'font-weight': 'bold' })), 'field', 'grand_master'));
       }
       out.push(c.bind(plate, (a) => a.type === 'nominate' && a.seat === p.seat, `Nominate ${c.name(p.seat)}`));
       const n = p.tableau.length;
-      const avail = W - 200;
+      const avail = colW - 200;
       const cw = 66;
       if (n * (cw + 4) <= avail) {
         p.tableau.forEach((t, j) => {
-          out.push(c.bind(c.term(card(192 + j * (cw + 4), y, cw, rowH - 8, t, { dataset: { card: t.id } }), 'card', t.id), (a) => a.type === 'target' && a.card === t.id));
+          out.push(c.bind(c.term(card(x0 + 192 + j * (cw + 4), y, cw, rowH - 8, t, { dataset: { card: t.id } }), 'card', t.id), (a) => a.type === 'target' && a.card === t.id));
         });
       } else {
         // Too many to lay out: one column per card type, a line per card.
         const groups = TYPES.map((t) => p.tableau.filter((x) => x.kind === t)).filter((g) => g.length);
         const gw = Math.floor(avail / groups.length) - 4;
         groups.forEach((group, gi) => {
-          const gx = 192 + gi * (gw + 4);
+          const gx = x0 + 192 + gi * (gw + 4);
           const color = TYPE_COLORS[group[0].kind];
           // One target per group (a line per card would be a 10px target): a click lists its cards.
           const box = s('g', { dataset: { group: `${p.seat}-${group[0].kind}` } },
             s('rect', { class: 'hit', x: gx, y, width: gw, height: rowH - 8, rx: 6, fill: '#fffdf7', stroke: color, 'stroke-width': 2 }),
             s('rect', { x: gx, y, width: gw, height: 16, rx: 6, fill: color }),
-            label(gx + 5, y + 8, `${group[0].kind} ×${group.length}`, { 'font-size': 10, fill: 'white', 'font-weight': 'bold' }));
+            label(gx + 3, y + 8, `${gw < 80 ? TYPE_LETTER[group[0].kind] : group[0].kind} ×${group.length}`, { 'font-size': 10, fill: 'white', 'font-weight': 'bold' }));
           const per = Math.floor((rowH - 26) / 12);
           group.slice(0, per).forEach((t, k) => {
             const more = k === per - 1 && group.length > per ? ` +${group.length - per}` : '';
-            box.append(label(gx + 4, y + 25 + k * 12, `${t.name.slice(0, Math.max(4, Math.floor(gw / 6)))}${more}`, { 'font-size': 10 }));
+            box.append(label(gx + 3, y + 25 + k * 12, `${t.name.slice(0, Math.max(3, Math.floor((gw - 6) / 6) - more.length))}${more}`, { 'font-size': 10 }));
           });
           out.push(c.bind(c.term(box, 'type', group[0].kind), (a) => a.type === 'target' && group.some((t) => t.id === a.card)));
         });
       }
-      if (!n) out.push(label(196, y + rowH / 2 - 4, 'No cards in play yet', { fill: '#7a6a58' }));
+      if (!n) out.push(label(x0 + 196, y + rowH / 2 - 4, 'No cards in play yet', { fill: '#6a5a48' }));
     });
     return svgRoot(W, H, s('rect', { x: 0, y: 0, width: W, height: H, fill: '#efe4cc', rx: 10 }), ...out);
   },

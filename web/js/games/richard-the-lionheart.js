@@ -150,8 +150,12 @@ export default {
       y += 16 + 3 * 15 + 4;
     }
     if (view.verdicts) {
-      side.push(label(px + 4, y, `Verdicts: banners ${view.verdicts.banners}, hourglasses ${view.verdicts.hourglasses}, chests ${view.verdicts.chests}`, { 'font-size': 11 }));
-      y += 18;
+      // One verdict per line, in two columns: on one line they run past the panel's edge.
+      side.push(label(px + 4, y, 'Verdicts:', { 'font-size': 11, 'font-weight': 'bold' }));
+      ['banners', 'hourglasses', 'chests'].forEach((k, i) => {
+        side.push(label(px + 4 + (i % 2) * 138, y + 16 + Math.floor(i / 2) * 15, `${titleCase(k)}: ${view.verdicts[k]}`, { 'font-size': 11 }));
+      });
+      y += 16 + 2 * 15 + 4;
     }
     y += 12;
     side.push(label(px + 4, y, 'Prices this round', { 'font-size': 12, 'font-weight': 'bold' }));

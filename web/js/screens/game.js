@@ -288,6 +288,7 @@ export function gameScreen(ctx, id) {
         if (msg.req === pending) pending = null;
         break;
       case 'resumed':
+        setClock(msg.clock);
         render();
         break;
       case 'error':

@@ -77,6 +77,9 @@ struct PartialEntry {
     /// The action itself only for the viewer's own seat.
     action: Option<Value>,
     events: Vec<EventOut>,
+    /// Set when the turn clock made this move (the seat's time ran out).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    by_clock: bool,
 }
 
 async fn log(
@@ -88,7 +91,16 @@ async fn log(
     let (record, viewer) = game_and_viewer(&state, &id, account.as_ref().map(|a| &a.id), q.code.as_deref()).await?;
     let actions = state.store.actions(&id).await?;
     if record.finished() {
-        return serde_json::to_value(record.log(actions)).map(Json).map_err(|_| ApiError::Internal);
+        // The verifiable log format has no place for it, so the moves the turn clock made are
+        // marked beside it: `"by_clock": true` on their entries (`verify` ignores the field).
+        let clocked: Vec<u64> = actions.iter().filter(|a| a.by_clock).map(|a| a.seq).collect();
+        let mut log = serde_json::to_value(record.log(actions)).map_err(|_| ApiError::Internal)?;
+        if let Some(entries) = log.get_mut("actions").and_then(Value::as_array_mut) {
+            for entry in entries.iter_mut().filter(|e| e["seq"].as_u64().is_some_and(|s| clocked.contains(&s))) {
+                entry["by_clock"] = Value::Bool(true);
+            }
+        }
+        return Ok(Json(log));
     }
     // A running game: replay from the (still secret) seed to learn which events this viewer saw.
     let catalog = state.catalog.clone();
@@ -100,6 +112,7 @@ async fn log(
                 seat: row.seat,
                 action: viewer.is(row.seat).then_some(row.action),
                 events: EventOut::visible(events, viewer),
+                by_clock: row.by_clock,
             });
         })?;
         let setup_events = EventOut::visible(&setup, viewer);
@@ -151,6 +164,7 @@ async fn replay(
     tokio::task::spawn_blocking(move || -> Result<Json<Value>, ApiError> {
         let mut events = Vec::new();
         let steps: Vec<ActionRow> = actions.into_iter().take(at as usize).collect();
+        let by_clock = at > 0 && steps.last().is_some_and(|a| a.by_clock);
         let (game, setup) =
             replay_stored(&catalog, &record, steps, |_, step| events = EventOut::visible(step, viewer))?;
         if at == 0 {
@@ -162,6 +176,7 @@ async fn replay(
             "view": game.view(viewer),
             "to_act": game.to_act(),
             "events": events,
+            "by_clock": by_clock,
             "outcome": game.outcome(),
         })))
     })

@@ -104,6 +104,8 @@ pub struct ActionRow {
     pub hash: StateHash,
     /// Set on the action that ended the game: the outcome is recorded in the same commit.
     pub outcome: Option<Outcome>,
+    /// Whether the turn clock made this move for a seat whose time ran out.
+    pub by_clock: bool,
 }
 
 /// A game one account played, for its history.
@@ -256,10 +258,11 @@ impl Store {
     /// # Errors
     /// When the database fails or a row is unreadable.
     pub async fn actions(&self, game: &GameId) -> Result<Vec<ActionRow>, StoreError> {
-        let rows = sqlx::query("select seq, seat, action, state_hash from actions where game_id = $1 order by seq")
-            .bind(game.as_str())
-            .fetch_all(self.pool())
-            .await?;
+        let rows =
+            sqlx::query("select seq, seat, action, state_hash, by_clock from actions where game_id = $1 order by seq")
+                .bind(game.as_str())
+                .fetch_all(self.pool())
+                .await?;
         rows.iter()
             .map(|r| {
                 Ok(ActionRow {
@@ -269,6 +272,7 @@ impl Store {
                     action: json(r, "action")?,
                     hash: StateHash(text(r, "state_hash")?),
                     outcome: None,
+                    by_clock: opt_int(r, "by_clock")?.is_some_and(|b| b != 0),
                 })
             })
             .collect()
@@ -284,7 +288,8 @@ impl Store {
         let mut tx = self.pool().begin().await?;
         for row in rows {
             sqlx::query(
-                "insert into actions (game_id, seq, seat, action, state_hash, created_at) values ($1, $2, $3, $4, $5, $6)",
+                "insert into actions (game_id, seq, seat, action, state_hash, created_at, by_clock) \
+                 values ($1, $2, $3, $4, $5, $6, $7)",
             )
             .bind(row.game.as_str())
             .bind(row.seq as i64)
@@ -292,6 +297,7 @@ impl Store {
             .bind(row.action.to_string())
             .bind(&row.hash.0)
             .bind(now)
+            .bind(row.by_clock.then_some(1_i64))
             .execute(&mut *tx)
             .await
             .map_err(StoreError::from_insert)?;

@@ -4,7 +4,7 @@
 use super::{Command, ConnId, Outbox, Rebuilt, TableConfig, TableInfo};
 use crate::error::ApiError;
 use crate::ids::GameId;
-use crate::protocol::{EventOut, ServerMsg};
+use crate::protocol::{Clock, EventOut, ServerMsg};
 use crate::store::writer::{AppendError, Writer};
 use crate::store::ActionRow;
 use game_core::{DynEvent, DynGame, GameRng, RandomBot, Seat, SeatNames, Seed, Viewer};
@@ -143,12 +143,12 @@ impl Actor {
         if version != self.version {
             return Err(ApiError::StaleVersion { current: self.version, sent: version });
         }
-        self.play(seat, action).await
+        self.play(seat, action, false).await
     }
 
     /// Applies an action to a copy of the state, commits it to the store, and only then makes it
     /// the table's state and tells every subscriber.
-    async fn play(&mut self, seat: Seat, action: Value) -> Result<u64, ApiError> {
+    async fn play(&mut self, seat: Seat, action: Value, by_clock: bool) -> Result<u64, ApiError> {
         if self.shutdown.is_cancelled() {
             return Err(ApiError::ShuttingDown);
         }
@@ -161,6 +161,7 @@ impl Actor {
             action,
             hash: next.state_hash(),
             outcome: next.outcome(),
+            by_clock,
         };
         self.writer.append(row).await.map_err(|e| match e {
             AppendError::Stopped => ApiError::ShuttingDown,
@@ -171,8 +172,9 @@ impl Actor {
         })?;
         self.game = next;
         self.version += 1;
-        self.broadcast(seat, &events);
+        // The timers first: the patches carry the new turn's clock.
         self.schedule();
+        self.broadcast(seat, &events, by_clock);
         if self.finished() {
             tracing::info!(game = %self.info.id, version = self.version, "game over");
         }
@@ -186,8 +188,18 @@ impl Actor {
         }
     }
 
-    fn broadcast(&mut self, seat: Seat, events: &[DynEvent]) {
+    /// The turn clock of the people the game waits for, when this table has a time limit.
+    fn clock(&self) -> Option<Clock> {
+        let due = self.turn_due?;
+        let is_bot = |s: &Seat| self.info.bots.get(s.index()).copied().unwrap_or(false);
+        let seats: Vec<Seat> = self.game.to_act().into_iter().filter(|s| !is_bot(s)).collect();
+        let remaining = due.saturating_duration_since(Instant::now());
+        Some(Clock { seats, remaining_ms: u64::try_from(remaining.as_millis()).unwrap_or(u64::MAX) })
+    }
+
+    fn broadcast(&mut self, seat: Seat, events: &[DynEvent], by_clock: bool) {
         let to_act = self.game.to_act();
+        let clock = self.clock();
         let outcome = self.game.outcome();
         let seed = outcome.as_ref().map(|_| self.seed.to_hex());
         for i in 0..self.viewers.len() {
@@ -216,6 +228,8 @@ impl Actor {
                 legal_actions: &legal,
                 seed: seed.clone(),
                 outcome: outcome.as_ref(),
+                by_clock,
+                clock: clock.clone(),
             }
             .to_text();
             v.view = Some(new_view);
@@ -244,7 +258,7 @@ impl Actor {
             for (_, text) in v.history.iter().filter(|(n, _)| *n > last) {
                 let _ = out.send(text.clone());
             }
-            let _ = out.send(ServerMsg::Resumed { game: &self.info.id, version }.to_text());
+            let _ = out.send(ServerMsg::Resumed { game: &self.info.id, version, clock: self.clock() }.to_text());
         } else {
             let view = match &v.view {
                 Some(view) => view.clone(),
@@ -266,6 +280,7 @@ impl Actor {
                 seed_commitment: &self.seed.commitment(),
                 seed: outcome.as_ref().map(|_| self.seed.to_hex()),
                 outcome: outcome.as_ref(),
+                clock: self.clock(),
             }
             .to_text();
             let _ = out.send(snapshot);
@@ -313,12 +328,13 @@ impl Actor {
         let now = Instant::now();
         let to_act = self.game.to_act();
         let is_bot = |s: &Seat| self.info.bots.get(s.index()).copied().unwrap_or(false);
-        let seat = if self.bot_due.is_some_and(|d| d <= now) {
-            to_act.iter().copied().find(is_bot)
+        // A person's move made because their time ran out is marked as the clock's, not theirs.
+        let (seat, by_clock) = if self.bot_due.is_some_and(|d| d <= now) {
+            (to_act.iter().copied().find(is_bot), false)
         } else if self.turn_due.is_some_and(|d| d <= now) {
-            to_act.iter().copied().find(|s| !is_bot(s))
+            (to_act.iter().copied().find(|s| !is_bot(s)), true)
         } else {
-            None
+            (None, false)
         };
         let Some(seat) = seat else {
             self.schedule();
@@ -330,7 +346,7 @@ impl Actor {
             self.turn_due = None;
             return;
         };
-        if let Err(e) = self.play(seat, action).await {
+        if let Err(e) = self.play(seat, action, by_clock).await {
             tracing::warn!(game = %self.info.id, %seat, error = %e, "bot move failed");
             // Try again later rather than spinning.
             self.bot_due =

@@ -1,0 +1,113 @@
+//! The routes the web client reads besides the game socket: each game's rules texts, and the
+//! position after any step of a game that is still running ("Log so far").
+#![allow(clippy::unwrap_used)] // tests: a panic is the failure report
+
+mod common;
+
+use common::play::Seen;
+use common::{code, TestDb, TestServer, Ws};
+use serde_json::json;
+
+#[tokio::test]
+async fn every_game_of_the_catalog_serves_its_rules_texts_and_an_unknown_game_is_refused() {
+    let db = TestDb::sqlite();
+    let server = TestServer::start(&db).await;
+    let http = server.http();
+    let catalog = http.get("/api/catalog").await;
+    let games = catalog["games"].as_array().unwrap();
+    assert_eq!(games.len(), 4);
+    for game in games {
+        let id = game["id"].as_str().unwrap();
+        let (status, texts) = http.call("GET", &format!("/api/catalog/{id}/texts"), None).await;
+        assert_eq!(status, 200, "{id}: {texts}");
+        assert_eq!(texts["game"], id, "{id}: the catalog of that game");
+        assert!(texts["terms"].as_object().is_some_and(|t| !t.is_empty()), "{id}: terms");
+        assert!(texts["steps"].as_object().is_some_and(|t| !t.is_empty()), "{id}: steps");
+        assert!(texts["summary"].as_array().is_some_and(|s| s.len() >= 6), "{id}: a summary of 6 sections or more");
+    }
+    let (status, body) = http.call("GET", "/api/catalog/chess/texts", None).await;
+    assert_eq!((status, code(&body)), (422, "game/unknown_game"));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_running_game_replays_every_step_as_the_requester_saw_it_and_no_more() {
+    let db = TestDb::sqlite();
+    let server = TestServer::start(&db).await;
+    let http = server.http();
+    let (ana, _) = http.guest("Ana").await;
+    let (ben, _) = http.guest("Ben").await;
+    let created = ana.post("/api/lobbies", json!({"game": "knights-templar", "public": true})).await;
+    let lobby = created["lobby"]["id"].as_str().unwrap().to_string();
+    ben.post(&format!("/api/lobbies/{lobby}/join"), json!({})).await;
+    ben.post(&format!("/api/lobbies/{lobby}/seat"), json!({"seat": 1})).await;
+    let game = ana.post(&format!("/api/lobbies/{lobby}/start"), json!({})).await["game"].as_str().unwrap().to_string();
+    let token = |h: &common::Http| h.token.clone().unwrap();
+    let mut seats = [
+        Seen::subscribe(Ws::connect(server.addr, Some(&token(&ana))).await, &game, None).await,
+        Seen::subscribe(Ws::connect(server.addr, Some(&token(&ben))).await, &game, None).await,
+    ];
+    let mut watcher = Seen::subscribe(Ws::connect(server.addr, None).await, &game, None).await;
+    // Ten moves, each by whoever is to move.
+    for _ in 0..10 {
+        let now = seats.iter().map(|s| s.version).max().unwrap();
+        for s in &mut seats {
+            s.catch_up(now).await;
+        }
+        let i = seats.iter().position(|s| s.to_move()).unwrap();
+        let version = seats[i].version;
+        let action = seats[i].legal[0].clone();
+        seats[i].act(action, version).await.unwrap();
+    }
+    let version = seats.iter().map(|s| s.version).max().unwrap();
+    for s in &mut seats {
+        s.catch_up(version).await;
+    }
+    watcher.catch_up(version).await;
+    for at in 0..=version {
+        for (who, seen) in [(&ana, &seats[0]), (&ben, &seats[1]), (&http, &watcher)] {
+            let (status, step) = who.call("GET", &format!("/api/games/{game}/replay?at={at}"), None).await;
+            assert_eq!(status, 200, "step {at}: {step}");
+            assert_eq!(step["version"], at);
+            assert_eq!(step["outcome"], serde_json::Value::Null, "still running");
+            if let Some(Some(live)) = seen.views.get(at as usize) {
+                assert_eq!(&step["view"], live, "step {at} is the view this requester was sent live");
+            }
+        }
+    }
+    let (status, body) = ana.call("GET", &format!("/api/games/{game}/replay?at={}", version + 1), None).await;
+    assert_eq!((status, code(&body)), (422, "game/no_such_step"));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_turn_clock_is_sent_to_the_table_and_a_timed_out_move_is_marked_as_the_clocks() {
+    let db = TestDb::sqlite();
+    let server = TestServer::start(&db).await;
+    let http = server.http();
+    let (ana, _) = http.guest("Ana").await;
+    let (ben, _) = http.guest("Ben").await;
+    let created = ana.post("/api/lobbies", json!({"game": "knights-templar", "public": true, "turn_seconds": 1})).await;
+    let lobby = created["lobby"]["id"].as_str().unwrap().to_string();
+    ben.post(&format!("/api/lobbies/{lobby}/join"), json!({})).await;
+    ben.post(&format!("/api/lobbies/{lobby}/seat"), json!({"seat": 1})).await;
+    let game = ana.post(&format!("/api/lobbies/{lobby}/start"), json!({})).await["game"].as_str().unwrap().to_string();
+    let mut ws = Ws::connect(server.addr, None).await;
+    ws.send(json!({"type": "subscribe", "game": game})).await;
+    let snapshot = ws.recv_until(|m| m["type"] == "snapshot" || m["type"] == "error").await;
+    assert_eq!(snapshot["type"], "snapshot", "{snapshot}");
+    let waiting = snapshot["to_act"].clone();
+    assert_eq!(snapshot["clock"]["seats"], waiting, "the clock runs for the people the game waits for");
+    let left = snapshot["clock"]["remaining_ms"].as_u64().unwrap();
+    assert!(left <= 1000, "at most the turn's second is left: {left}");
+    // Nobody moves: the clock plays for the waiting seat, and says so.
+    let patch = ws.recv_until(|m| m["type"] == "patch" || m["type"] == "error").await;
+    assert_eq!(patch["type"], "patch", "{patch}");
+    assert_eq!(patch["by_clock"], true, "the move is marked as the clock's: {patch}");
+    assert!(patch["clock"]["remaining_ms"].as_u64().is_some(), "the next turn's clock comes with it");
+    let log = http.get(&format!("/api/games/{game}/log")).await;
+    assert_eq!(log["actions"][0]["by_clock"], true, "the log marks it: {log}");
+    let step = http.get(&format!("/api/games/{game}/replay?at=1")).await;
+    assert_eq!(step["by_clock"], true, "the replay marks it");
+    server.stop().await;
+}
