@@ -123,7 +123,12 @@ async fn new_game(args: &Args, client: &reqwest::Client, ws_url: &str) -> anyhow
     let game = started["game"].as_str().context("game id")?.to_string();
     let mut players = Vec::new();
     for token in tokens {
-        let (mut ws, _) = tokio_tungstenite::connect_async(format!("{ws_url}?token={token}")).await?;
+        // The token travels as a subprotocol, never in the URL (docs/protocol.md).
+        let mut request = tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(ws_url)?;
+        request
+            .headers_mut()
+            .insert("sec-websocket-protocol", format!("chapterhouse, chapterhouse.token.{token}").parse()?);
+        let (mut ws, _) = tokio_tungstenite::connect_async(request).await?;
         recv(&mut ws).await?; // welcome
         ws.send(Message::text(json!({"type": "subscribe", "game": game}).to_string())).await?;
         let snapshot = recv(&mut ws).await?;

@@ -2,11 +2,13 @@
 //!
 //! A seat's player sees that seat's view and may act for it; anyone else watches as a spectator
 //! when the game is public, when they give its invite code, or when they are a member of the
-//! lobby it came from. A bot's account never counts as a player (bots act through the table).
+//! lobby it came from, unless its host removed them. A bot's account never counts as a player
+//! (bots act through the table).
 
 use crate::error::ApiError;
 use crate::ids::{AccountId, LobbyId};
 use crate::lobby::registry::Lobbies;
+use crate::lobby::Standing;
 use game_core::{Seat, Viewer};
 
 /// The facts about a game that decide access, borrowed from a live table or a stored record.
@@ -52,13 +54,19 @@ impl GameAccess<'_> {
         if let Some(seat) = account.and_then(|a| self.seat_of(a)) {
             return Ok(Viewer::Seat(seat));
         }
+        // A game from a lobby follows the lobby: its members watch, its current invite code
+        // admits (a kick changes it), and a removed account does not watch even with a code.
+        if let Some(lobby) = self.lobby {
+            match lobbies.standing(lobby, account, code).await {
+                Some(Standing::Member | Standing::HasCode) => return Ok(Viewer::Spectator),
+                Some(Standing::Kicked) => return Err(ApiError::Kicked),
+                Some(Standing::Stranger) if self.public => return Ok(Viewer::Spectator),
+                Some(Standing::Stranger) => return Err(ApiError::InviteRequired),
+                None => {}
+            }
+        }
         if self.public || (code.is_some() && code == self.invite_code) {
             return Ok(Viewer::Spectator);
-        }
-        if let (Some(lobby), Some(account)) = (self.lobby, account) {
-            if lobbies.is_member(lobby, account).await {
-                return Ok(Viewer::Spectator);
-            }
         }
         Err(ApiError::InviteRequired)
     }

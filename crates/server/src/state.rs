@@ -2,8 +2,9 @@
 //! that use it (HTTP routes, sockets, account extractors) rather than inside any of them, so none
 //! of them imports another to get it.
 
-use crate::accounts::Sessions;
+use crate::accounts::{Passwords, Sessions};
 use crate::catalog::Catalog;
+use crate::limits::Limits;
 use crate::lobby::registry::Lobbies;
 use crate::store::Store;
 use crate::table::Tables;
@@ -30,6 +31,9 @@ pub struct AppState {
     pub sockets_closing: CancellationToken,
     /// Tracks socket tasks, so shutdown can wait for their close frames.
     pub sockets: TaskTracker,
+    /// Tracks the tasks that turn a table's answer into an `ack` (or error) for its socket, so
+    /// that shutdown queues every answer before the sockets close.
+    pub answers: TaskTracker,
     /// Numbers socket connections.
     pub next_conn: Arc<AtomicU64>,
     /// The tokens of open sockets, so that a sign-out reaches them.
@@ -38,4 +42,10 @@ pub struct AppState {
     pub socket_queue: usize,
     /// Where the web client's files are.
     pub web_dir: PathBuf,
+    /// Rate limits and caps.
+    pub limits: Arc<Limits>,
+    /// Bounded password hashing.
+    pub passwords: Arc<Passwords>,
+    /// Whether `X-Forwarded-For` names the client (a reverse proxy in front).
+    pub trust_forwarded_for: bool,
 }

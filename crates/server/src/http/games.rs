@@ -2,6 +2,7 @@
 //! log (complete and verifiable once the game is over; filtered to the requester's view while it
 //! runs), and the position after any step as the requester saw it, for the replay viewer.
 
+use super::extract::{Path, Query};
 use crate::accounts::MaybeAuth;
 use crate::catalog::Catalog;
 use crate::error::ApiError;
@@ -9,7 +10,7 @@ use crate::ids::{AccountId, GameId};
 use crate::protocol::EventOut;
 use crate::state::AppState;
 use crate::store::{ActionRow, GameRecord};
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
 use game_core::{DynEvent, DynGame, Seat, SeatNames, Viewer};
@@ -38,7 +39,11 @@ async fn game_and_viewer(
     account: Option<&AccountId>,
     code: Option<&str>,
 ) -> Result<(GameRecord, Viewer), ApiError> {
-    let record = state.store.game(id).await?.ok_or(ApiError::GameNotFound)?;
+    let record = match state.store.game(id).await {
+        Ok(record) => record.ok_or(ApiError::GameNotFound)?,
+        Err(crate::store::StoreError::Corrupt(_)) => return Err(ApiError::GameBroken),
+        Err(e) => return Err(e.into()),
+    };
     let viewer = record.setup.access().viewer(&state.lobbies, account, code).await?;
     Ok((record, viewer))
 }

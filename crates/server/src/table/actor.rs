@@ -2,8 +2,8 @@
 //! before anyone hears of it, and sends every subscriber the patch from its previous view.
 
 use super::{Command, ConnId, Outbox, Rebuilt, TableConfig, TableInfo};
+use crate::clock::deadline;
 use crate::error::ApiError;
-use crate::ids::GameId;
 use crate::protocol::{Clock, EventOut, ServerMsg};
 use crate::store::writer::{AppendError, Writer};
 use crate::store::ActionRow;
@@ -28,6 +28,11 @@ struct ViewerSync {
     subscribers: Vec<(ConnId, Outbox)>,
     /// Whether to keep the view and history even with no subscriber (players who may reconnect).
     keep: bool,
+    /// Its legal actions at the table's version (kept viewers only).
+    legal: Vec<Value>,
+    /// The version since which `legal` has not changed: an action sent for any version from
+    /// this one on was chosen among the very options the seat has now, so it is not stale.
+    legal_since: u64,
 }
 
 pub(super) struct Actor {
@@ -45,6 +50,8 @@ pub(super) struct Actor {
     bot_due: Option<Instant>,
     turn_due: Option<Instant>,
     idle_due: Option<Instant>,
+    /// Set when the store holds another action than this table's next one: the task ends.
+    diverged: bool,
 }
 
 impl Actor {
@@ -71,6 +78,11 @@ impl Actor {
                     history: VecDeque::new(),
                     subscribers: vec![],
                     keep,
+                    legal: match viewer {
+                        Viewer::Seat(seat) if keep => game.legal_actions(seat),
+                        _ => Vec::new(),
+                    },
+                    legal_since: rebuilt.version,
                 }
             })
             .collect();
@@ -89,6 +101,7 @@ impl Actor {
             bot_due: None,
             turn_due: None,
             idle_due: None,
+            diverged: false,
         };
         actor.schedule();
         actor
@@ -99,8 +112,11 @@ impl Actor {
     }
 
     /// Runs until shutdown, until every handle is gone, or until a finished game is left idle.
-    pub(super) async fn run(mut self) -> GameId {
+    pub(super) async fn run(mut self) {
         loop {
+            if self.diverged {
+                break;
+            }
             let due = [self.bot_due, self.turn_due, self.idle_due].into_iter().flatten().min();
             tokio::select! {
                 biased;
@@ -117,7 +133,6 @@ impl Actor {
                 }
             }
         }
-        self.info.id.clone()
     }
 
     async fn handle(&mut self, command: Command) {
@@ -130,7 +145,9 @@ impl Actor {
                 self.schedule_idle();
             }
             Command::Action { seat, version, action, reply } => {
+                let started = std::time::Instant::now();
                 let result = self.client_action(seat, version, action).await;
+                crate::metrics::action_done(&result, started.elapsed());
                 let _ = reply.send(result);
             }
         }
@@ -140,10 +157,18 @@ impl Actor {
         if self.finished() {
             return Err(ApiError::GameFinished);
         }
-        if version != self.version {
+        if version != self.version && !self.still_current(seat, version) {
             return Err(ApiError::StaleVersion { current: self.version, sent: version });
         }
         self.play(seat, action, false).await
+    }
+
+    /// Whether an action `seat` chose at an older `version` may still be played: the seat's
+    /// legal actions have not changed since then (another seat deciding at the same time, say),
+    /// so it chose among exactly the options it has now.
+    fn still_current(&self, seat: Seat, version: u64) -> bool {
+        version < self.version
+            && self.viewers.iter().any(|v| v.viewer == Viewer::Seat(seat) && v.keep && v.legal_since <= version)
     }
 
     /// Applies an action to a copy of the state, commits it to the store, and only then makes it
@@ -165,6 +190,14 @@ impl Actor {
         };
         self.writer.append(row).await.map_err(|e| match e {
             AppendError::Stopped => ApiError::ShuttingDown,
+            AppendError::Unavailable => ApiError::Unavailable,
+            AppendError::Diverged { seq } => {
+                // The store holds another action at this seq: this table's state is not the
+                // stored one. It stops; the next request reloads the game from the store.
+                tracing::error!(game = %self.info.id, seq, "table out of step with the store; reloading");
+                self.diverged = true;
+                ApiError::Internal
+            }
             AppendError::Failed(e) => {
                 tracing::error!(game = %self.info.id, error = %e, "action not committed");
                 ApiError::Internal
@@ -213,6 +246,10 @@ impl Actor {
             let new_view = self.game.view(viewer);
             let legal = self.legal_actions(viewer);
             let v = &mut self.viewers[i];
+            if v.keep && v.legal != legal {
+                v.legal.clone_from(&legal);
+                v.legal_since = self.version;
+            }
             let Some(old_view) = v.view.as_ref() else {
                 v.view = Some(new_view);
                 continue;
@@ -307,18 +344,18 @@ impl Actor {
         let is_bot = |s: &Seat| self.info.bots.get(s.index()).copied().unwrap_or(false);
         let now = Instant::now();
         if to_act.iter().any(is_bot) {
-            self.bot_due = Some(now + self.config.bot_delay);
+            self.bot_due = deadline(now, self.config.bot_delay);
         }
-        if let Some(seconds) = self.info.turn_seconds {
+        if let Some(limit) = self.info.turn_seconds {
             if to_act.iter().any(|s| !is_bot(s)) {
-                self.turn_due = Some(now + std::time::Duration::from_secs(seconds));
+                self.turn_due = deadline(now, limit.duration());
             }
         }
     }
 
     fn schedule_idle(&mut self) {
         if self.finished() && self.viewers.iter().all(|v| v.subscribers.is_empty()) {
-            self.idle_due = Some(Instant::now() + self.config.idle_finished);
+            self.idle_due = deadline(Instant::now(), self.config.idle_finished);
         }
     }
 
@@ -349,9 +386,9 @@ impl Actor {
         if let Err(e) = self.play(seat, action, by_clock).await {
             tracing::warn!(game = %self.info.id, %seat, error = %e, "bot move failed");
             // Try again later rather than spinning.
-            self.bot_due =
-                self.bot_due.map(|_| Instant::now() + self.config.bot_delay.max(std::time::Duration::from_millis(500)));
-            self.turn_due = self.turn_due.map(|_| Instant::now() + std::time::Duration::from_secs(1));
+            let retry = self.config.bot_delay.max(std::time::Duration::from_millis(500));
+            self.bot_due = self.bot_due.and_then(|_| deadline(Instant::now(), retry));
+            self.turn_due = self.turn_due.and_then(|_| deadline(Instant::now(), std::time::Duration::from_secs(1)));
         }
     }
 }

@@ -4,6 +4,7 @@
 use super::Connection;
 use crate::error::ApiError;
 use crate::ids::GameId;
+use crate::lobby::registry::Kick;
 use crate::protocol::{error_text, ServerMsg};
 use crate::table::{Command, TableHandle};
 use tokio::sync::oneshot;
@@ -22,6 +23,9 @@ impl Connection {
         last_version: Option<u64>,
         code: Option<String>,
     ) -> Result<(), ApiError> {
+        if !self.games.contains_key(game) {
+            self.room_for_one_more()?;
+        }
         // A table that stopped (a finished game left idle) is loaded again once.
         for _ in 0..2 {
             let table = self.table(game).await?;
@@ -29,16 +33,26 @@ impl Connection {
             let viewer = table.info.access().viewer(&self.state.lobbies, account, code.as_deref()).await?;
             let command = Command::Subscribe { conn: self.id, viewer, last_version, out: self.out.clone() };
             if table.send(command).await {
-                self.games.insert(game.clone(), table);
+                if self.games.insert(game.clone(), table).is_none() {
+                    crate::metrics::subscriptions(1.0);
+                }
                 return Ok(());
             }
-            self.games.remove(game);
+            self.forget(game);
         }
         Err(self.stopped())
     }
 
+    /// Drops a subscription whose table has stopped.
+    fn forget(&mut self, game: &GameId) {
+        if self.games.remove(game).is_some() {
+            crate::metrics::subscriptions(-1.0);
+        }
+    }
+
     pub(super) async fn unsubscribe(&mut self, game: &GameId) {
         if let Some(table) = self.games.remove(game) {
+            crate::metrics::subscriptions(-1.0);
             table.send(Command::Unsubscribe { conn: self.id }).await;
         }
     }
@@ -46,7 +60,19 @@ impl Connection {
     /// Ends every game subscription (the socket is closing).
     pub(super) async fn unsubscribe_all(&mut self) {
         for (_, table) in self.games.drain() {
+            crate::metrics::subscriptions(-1.0);
             table.send(Command::Unsubscribe { conn: self.id }).await;
+        }
+    }
+
+    /// The host removed someone from a lobby: if it is this socket's account, it stops watching
+    /// that lobby's game (it may not watch it again, see [`crate::access`]).
+    pub(super) async fn kicked(&mut self, kick: Kick) {
+        let ours = self.account.as_ref().is_some_and(|a| a.id == kick.account);
+        let Some(game) = kick.game.filter(|_| ours) else { return };
+        if self.games.contains_key(&game) {
+            self.unsubscribe(&game).await;
+            self.fail(&ApiError::Kicked, None, Some(&game));
         }
     }
 
@@ -74,14 +100,14 @@ impl Connection {
             let seat = table.info.access().player(account.as_ref())?;
             let (reply, answer) = oneshot::channel();
             if !table.send(Command::Action { seat, version, action: action.clone(), reply }).await {
-                self.games.remove(game);
+                self.forget(game);
                 continue;
             }
             // The answer comes after the commit; wait for it off the read loop.
             let out = self.out.clone();
             let game = game.clone();
             let shutting_down = self.state.shutdown.clone();
-            tokio::spawn(async move {
+            self.state.answers.spawn(async move {
                 let text = match answer.await {
                     Ok(Ok(version)) => ServerMsg::Ack { req, game: &game, version }.to_text(),
                     Ok(Err(e)) => error_text(&e, req, Some(&game)),

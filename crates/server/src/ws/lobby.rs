@@ -8,6 +8,9 @@ use crate::protocol::{lobby_error_text, ServerMsg};
 
 impl Connection {
     pub(super) async fn subscribe_lobby(&mut self, id: LobbyId, code: Option<String>) -> Result<(), ApiError> {
+        if !self.lobbies.contains_key(&id) {
+            self.room_for_one_more()?;
+        }
         let (lobby, mut updates) = self.state.lobbies.follow(&id).await?;
         let account = self.account.as_ref().map(|a| a.id.clone());
         lobby.may_follow(account.as_ref(), code.as_deref())?;
@@ -34,14 +37,16 @@ impl Connection {
                 }
             }
         });
-        if let Some(old) = self.lobbies.insert(id, forward) {
-            old.abort();
+        match self.lobbies.insert(id, forward) {
+            Some(old) => old.abort(),
+            None => crate::metrics::subscriptions(1.0),
         }
         Ok(())
     }
 
     pub(super) fn unsubscribe_lobby(&mut self, id: &LobbyId) {
         if let Some(forward) = self.lobbies.remove(id) {
+            crate::metrics::subscriptions(-1.0);
             forward.abort();
         }
     }

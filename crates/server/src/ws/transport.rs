@@ -41,6 +41,9 @@ pub(super) enum End {
     Close(CloseFrame),
     /// Its queue overflowed: the writer dropped the backlog and closes it.
     FellBehind,
+    /// The client sent a frame the WebSocket layer cannot read (too large, not UTF-8): closed
+    /// with this frame, though nothing more can be read from it.
+    Refused(CloseFrame),
 }
 
 /// Resolves when the socket's token is revoked; never for an anonymous socket.
@@ -109,6 +112,18 @@ pub(super) async fn finish(stream: &mut Stream, mut writer: JoinHandle<()>) {
         let _ = tokio::time::timeout(CLOSE_REPLY, &mut writer).await;
         writer.abort();
     }
+}
+
+/// Closes a connection that can no longer be read (see [`End::Refused`]): once the close frame
+/// is written, the connection is held a moment before it is dropped. Dropping it at once, with
+/// the rest of the refused frame unread, would make the kernel reset it, and a reset can discard
+/// the close frame before the client reads it.
+pub(super) async fn linger(mut writer: JoinHandle<()>) {
+    if tokio::time::timeout(CLOSE_GRACE, &mut writer).await.is_err() {
+        writer.abort();
+        return;
+    }
+    tokio::time::sleep(CLOSE_REPLY).await;
 }
 
 /// Reads until the client's close frame or the end of the stream.
