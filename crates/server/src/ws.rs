@@ -330,24 +330,12 @@ impl Connection {
         for _ in 0..2 {
             let table = self.table(game).await?;
             let seat = table.info.seat_of(&account).ok_or(ApiError::NotAPlayer)?;
-            let (reply, answer) = oneshot::channel();
-            if !table.send(Command::Action { seat, version, action: action.clone(), reply }).await {
+            // The table answers on this socket's queue itself, right behind the mover's patch.
+            let command = Command::Action { seat, version, action: action.clone(), req, out: self.out.clone() };
+            if !table.send(command).await {
                 self.games.remove(game);
                 continue;
             }
-            // The answer comes after the commit; wait for it off the read loop.
-            let out = self.out.clone();
-            let game = game.clone();
-            let shutting_down = self.state.shutdown.clone();
-            tokio::spawn(async move {
-                let text = match answer.await {
-                    Ok(Ok(version)) => ServerMsg::Ack { req, game: &game, version }.to_text(),
-                    Ok(Err(e)) => error_text(&e, req, Some(&game)),
-                    Err(_) if shutting_down.is_cancelled() => error_text(&ApiError::ShuttingDown, req, Some(&game)),
-                    Err(_) => error_text(&ApiError::Internal, req, Some(&game)),
-                };
-                out.send(text);
-            });
             return Ok(());
         }
         Err(self.stopped())
@@ -394,8 +382,16 @@ async fn write(mut sink: Sink, mut queue: OutboxReader, mut close: oneshot::Rece
             }
             text = queue.recv() => {
                 let Some(text) = text else { return };
+                // What is queued together (a patch and the ack behind it) goes out in one write.
+                let send_queued = async {
+                    sink.feed(text_frame(&text)).await?;
+                    while let Some(more) = queue.try_recv() {
+                        sink.feed(text_frame(&more)).await?;
+                    }
+                    sink.flush().await
+                };
                 tokio::select! {
-                    sent = sink.send(text_frame(&text)) => if sent.is_err() { return },
+                    sent = send_queued => if sent.is_err() { return },
                     // A client that stopped reading: stop waiting on it (the frame stays buffered
                     // whole, ahead of the close frame), so that the overflow is handled above.
                     _ = fell_behind.cancelled() => {}

@@ -1,12 +1,17 @@
 //! The task that owns one live game: it serialises the game's actions, writes each to the store
 //! before anyone hears of it, and sends every subscriber the patch from its previous view.
+//!
+//! Views are kept as their JSON text and patched with [`game_core::view_diff`], which skips
+//! unchanged parts of a view by comparing bytes: no `Value` tree is built per viewer per action.
 
-use super::{Command, ConnId, Outbox, Rebuilt, TableConfig, TableInfo};
+use super::{rebuild, Command, ConnId, Outbox, Rebuilt, TableConfig, TableInfo};
+use crate::catalog::Catalog;
 use crate::error::ApiError;
 use crate::ids::GameId;
-use crate::protocol::{EventOut, ServerMsg};
+use crate::protocol::{error_text, EventOut, ServerMsg};
 use crate::store::writer::{AppendError, Writer};
-use crate::store::ActionRow;
+use crate::store::{ActionRow, Store};
+use game_core::view_diff::diff_json;
 use game_core::{DynEvent, DynGame, GameRng, RandomBot, Seat, SeatNames, Seed, Viewer};
 use serde_json::Value;
 use std::collections::VecDeque;
@@ -21,8 +26,9 @@ const HISTORY: usize = 256;
 /// One viewer (a seat, or the spectators): its current view, recent messages, subscribers.
 struct ViewerSync {
     viewer: Viewer,
-    /// Its view at the table's version; `None` when it was not kept up to date (nobody watched).
-    view: Option<Value>,
+    /// Its view at the table's version, as compact JSON text; `None` when it was not kept up to
+    /// date (nobody watched).
+    view: Option<String>,
     /// The patch messages of recent versions, oldest first.
     history: VecDeque<(u64, Arc<str>)>,
     subscribers: Vec<(ConnId, Outbox)>,
@@ -38,9 +44,13 @@ pub(super) struct Actor {
     names: SeatNames,
     viewers: Vec<ViewerSync>,
     rx: mpsc::Receiver<Command>,
+    store: Store,
+    catalog: Arc<Catalog>,
     writer: Writer,
     shutdown: CancellationToken,
     config: TableConfig,
+    /// Set when the table could not be reloaded after a failed commit: it stops.
+    broken: bool,
     bot: RandomBot,
     bot_due: Option<Instant>,
     turn_due: Option<Instant>,
@@ -53,6 +63,8 @@ impl Actor {
         rebuilt: Rebuilt,
         seed: Seed,
         rx: mpsc::Receiver<Command>,
+        store: Store,
+        catalog: Arc<Catalog>,
         writer: Writer,
         shutdown: CancellationToken,
         config: TableConfig,
@@ -67,7 +79,7 @@ impl Actor {
                 };
                 ViewerSync {
                     viewer,
-                    view: keep.then(|| game.view(viewer)),
+                    view: keep.then(|| game.view_json(viewer)),
                     history: VecDeque::new(),
                     subscribers: vec![],
                     keep,
@@ -82,9 +94,12 @@ impl Actor {
             seed,
             viewers,
             rx,
+            store,
+            catalog,
             writer,
             shutdown,
             config,
+            broken: false,
             bot: RandomBot::new(GameRng::from_seed(Seed::random())),
             bot_due: None,
             turn_due: None,
@@ -100,7 +115,7 @@ impl Actor {
 
     /// Runs until shutdown, until every handle is gone, or until a finished game is left idle.
     pub(super) async fn run(mut self) -> GameId {
-        loop {
+        while !self.broken {
             let due = [self.bot_due, self.turn_due, self.idle_due].into_iter().flatten().min();
             tokio::select! {
                 biased;
@@ -117,6 +132,14 @@ impl Actor {
                 }
             }
         }
+        // Actions that arrived but will not be played still get an answer.
+        self.rx.close();
+        let error = if self.shutdown.is_cancelled() { ApiError::ShuttingDown } else { ApiError::Internal };
+        while let Ok(command) = self.rx.try_recv() {
+            if let Command::Action { req, out, .. } = command {
+                out.send(error_text(&error, req, Some(&self.info.id)));
+            }
+        }
         self.info.id.clone()
     }
 
@@ -129,9 +152,12 @@ impl Actor {
                 }
                 self.schedule_idle();
             }
-            Command::Action { seat, version, action, reply } => {
-                let result = self.client_action(seat, version, action).await;
-                let _ = reply.send(result);
+            Command::Action { seat, version, action, req, out } => {
+                let text = match self.client_action(seat, version, action).await {
+                    Ok(version) => ServerMsg::Ack { req, game: &self.info.id, version }.to_text(),
+                    Err(e) => error_text(&e, req, Some(&self.info.id)),
+                };
+                out.send(text);
             }
         }
     }
@@ -146,30 +172,36 @@ impl Actor {
         self.play(seat, action).await
     }
 
-    /// Applies an action to a copy of the state, commits it to the store, and only then makes it
-    /// the table's state and tells every subscriber.
+    /// Applies an action, commits it to the store, and only then tells every subscriber.
+    ///
+    /// The state is not copied first: `apply` leaves it untouched when it rejects an action, and
+    /// nothing else reads it until the commit is answered (this task waits for it). If the commit
+    /// fails, the state has run ahead of the store, and the store is the truth (a commit whose
+    /// answer was lost may even have succeeded): the table reloads the game from the store.
     async fn play(&mut self, seat: Seat, action: Value) -> Result<u64, ApiError> {
         if self.shutdown.is_cancelled() {
             return Err(ApiError::ShuttingDown);
         }
-        let mut next = self.game.clone_box();
-        let events = next.apply(seat, &action, &self.names)?;
+        let events = self.game.apply(seat, &action, &self.names)?;
         let row = ActionRow {
             game: self.info.id.clone(),
             seq: self.version + 1,
             seat,
             action,
-            hash: next.state_hash(),
-            outcome: next.outcome(),
+            hash: self.game.state_hash(),
+            outcome: self.game.outcome(),
         };
-        self.writer.append(row).await.map_err(|e| match e {
-            AppendError::Stopped => ApiError::ShuttingDown,
-            AppendError::Failed(e) => {
-                tracing::error!(game = %self.info.id, error = %e, "action not committed");
-                ApiError::Internal
-            }
-        })?;
-        self.game = next;
+        if let Err(e) = self.writer.append(row).await {
+            let error = match e {
+                AppendError::Stopped => ApiError::ShuttingDown,
+                AppendError::Failed(e) => {
+                    tracing::error!(game = %self.info.id, error = %e, "action not committed");
+                    ApiError::Internal
+                }
+            };
+            self.reload().await;
+            return Err(error);
+        }
         self.version += 1;
         self.broadcast(seat, &events);
         self.schedule();
@@ -179,10 +211,49 @@ impl Actor {
         Ok(self.version)
     }
 
-    fn legal_actions(&self, viewer: Viewer) -> Vec<Value> {
+    /// Reloads the game from the store after a failed commit, and sends every subscriber a
+    /// snapshot of it; if even that fails, the table stops (the next request loads it afresh).
+    async fn reload(&mut self) {
+        if self.shutdown.is_cancelled() {
+            // Nothing more is played; the store is read again at the next start.
+            self.broken = true;
+            return;
+        }
+        let id = self.info.id.clone();
+        let loaded = match (self.store.game(&id).await, self.store.actions(&id).await) {
+            (Ok(Some(record)), Ok(actions)) => rebuild(&self.catalog, &record, &actions),
+            (Ok(None), _) => Err("the game is gone from the store".to_string()),
+            (Err(e), _) | (_, Err(e)) => Err(e.to_string()),
+        };
+        let Rebuilt { game, version } = match loaded {
+            Ok(rebuilt) => rebuilt,
+            Err(e) => {
+                tracing::error!(game = %id, error = %e, "table not reloaded after a failed commit; it stops");
+                self.broken = true;
+                return;
+            }
+        };
+        tracing::warn!(game = %id, version, "table reloaded from the store after a failed commit");
+        self.game = game;
+        self.version = version;
+        for i in 0..self.viewers.len() {
+            let v = &mut self.viewers[i];
+            v.history.clear();
+            v.view = None;
+            let subscribers = std::mem::take(&mut v.subscribers);
+            let viewer = v.viewer;
+            for (conn, out) in subscribers {
+                self.subscribe(conn, viewer, None, out);
+            }
+        }
+        self.schedule();
+    }
+
+    /// The legal actions sent to `viewer`: only a seat the game waits for has any.
+    fn legal_actions(&self, viewer: Viewer, to_act: &[Seat]) -> Vec<Value> {
         match viewer {
-            Viewer::Seat(seat) => self.game.legal_actions(seat),
-            Viewer::Spectator => Vec::new(),
+            Viewer::Seat(seat) if to_act.contains(&seat) => self.game.legal_actions(seat),
+            _ => Vec::new(),
         }
     }
 
@@ -198,14 +269,14 @@ impl Actor {
                 self.viewers[i].history.clear();
                 continue;
             }
-            let new_view = self.game.view(viewer);
-            let legal = self.legal_actions(viewer);
+            let new_view = self.game.view_json(viewer);
+            let legal = self.legal_actions(viewer, &to_act);
             let v = &mut self.viewers[i];
             let Some(old_view) = v.view.as_ref() else {
                 v.view = Some(new_view);
                 continue;
             };
-            let patch = json_patch::diff(old_view, &new_view);
+            let patch = diff_json(old_view, &new_view);
             let text = ServerMsg::Patch {
                 game: &self.info.id,
                 version: self.version,
@@ -246,10 +317,14 @@ impl Actor {
             }
             let _ = out.send(ServerMsg::Resumed { game: &self.info.id, version }.to_text());
         } else {
-            let view = match &v.view {
-                Some(view) => view.clone(),
-                None => self.game.view(viewer),
+            let text = match &v.view {
+                Some(text) => text.clone(),
+                None => self.game.view_json(viewer),
             };
+            // A snapshot is rare (subscribe, resync): the view goes out as a `Value`, so its keys
+            // are ordered exactly as in every patch.
+            let view: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+            let to_act = self.game.to_act();
             let outcome = self.game.outcome();
             let snapshot = ServerMsg::Snapshot {
                 game: &self.info.id,
@@ -261,8 +336,8 @@ impl Actor {
                 },
                 seats: &self.info.seats,
                 view: &view,
-                to_act: &self.game.to_act(),
-                legal_actions: &self.legal_actions(viewer),
+                to_act: &to_act,
+                legal_actions: &self.legal_actions(viewer, &to_act),
                 seed_commitment: &self.seed.commitment(),
                 seed: outcome.as_ref().map(|_| self.seed.to_hex()),
                 outcome: outcome.as_ref(),
@@ -273,7 +348,7 @@ impl Actor {
             if v.view.is_none() {
                 // History from before was kept against no view: start afresh from this one.
                 v.history.clear();
-                v.view = Some(view);
+                v.view = Some(text);
             }
         }
         self.viewers[index].subscribers.push((conn, out));
