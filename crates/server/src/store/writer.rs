@@ -60,8 +60,7 @@ impl Writer {
 async fn run(store: Store, mut rx: mpsc::Receiver<Append>) {
     let mut batch: Vec<Append> = Vec::with_capacity(MAX_BATCH);
     while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
-        let rows: Vec<ActionRow> = batch.iter().map(|a| a.row.clone()).collect();
-        match store.append_actions(&rows).await {
+        match store.append_actions(batch.iter().map(|a| &a.row)).await {
             Ok(()) => {
                 for append in batch.drain(..) {
                     let _ = append.done.send(Ok(()));
