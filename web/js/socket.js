@@ -28,8 +28,9 @@ export class Socket {
     }
     this.closedByUs = false;
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const query = token ? `?token=${encodeURIComponent(token)}` : '';
-    const ws = new WebSocket(`${proto}//${location.host}/ws${query}`);
+    // The token travels as a subprotocol, never in the URL, where logs and proxies keep it.
+    const protocols = token ? ['chapterhouse', `chapterhouse.token.${token}`] : ['chapterhouse'];
+    const ws = new WebSocket(`${proto}//${location.host}/ws`, protocols);
     this.ws = ws;
     this.setStatus(this.retry ? 'reconnecting' : 'connecting');
     ws.addEventListener('open', () => {

@@ -136,11 +136,14 @@ pub async fn start_game(
 
 /// Opens a socket (with `token`, or anonymous) and waits for its welcome.
 pub async fn connect(ws_url: &str, token: Option<&str>) -> anyhow::Result<Socket> {
-    let url = match token {
-        Some(token) => format!("{ws_url}?token={token}"),
-        None => ws_url.to_string(),
-    };
-    let (mut ws, _) = tokio_tungstenite::connect_async(url).await?;
+    let mut request = tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(ws_url)?;
+    if let Some(token) = token {
+        // The token travels as a subprotocol, never in the URL (docs/protocol.md).
+        request
+            .headers_mut()
+            .insert("sec-websocket-protocol", format!("chapterhouse, chapterhouse.token.{token}").parse()?);
+    }
+    let (mut ws, _) = tokio_tungstenite::connect_async(request).await?;
     recv_text(&mut ws).await?; // welcome
     Ok(ws)
 }

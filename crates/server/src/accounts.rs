@@ -3,7 +3,7 @@
 //! [`Sessions`] that let a sign-out reach the sockets opened with its token.
 
 use crate::error::ApiError;
-use crate::http::AppState;
+use crate::state::AppState;
 use crate::store::Account;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
@@ -56,6 +56,10 @@ pub fn hash_password(password: &str) -> Result<String, ApiError> {
     if !(8..=128).contains(&len) {
         return Err(ApiError::WeakPassword);
     }
+    hash_password_unchecked(password)
+}
+
+fn hash_password_unchecked(password: &str) -> Result<String, ApiError> {
     let salt = SaltString::generate(&mut OsRng);
     Argon2::default().hash_password(password.as_bytes(), &salt).map(|h| h.to_string()).map_err(|e| {
         tracing::error!(error = %e, "password hashing failed");
@@ -68,6 +72,90 @@ pub fn verify_password(password: &str, phc: &str) -> bool {
     PasswordHash::new(phc).is_ok_and(|h| Argon2::default().verify_password(password.as_bytes(), &h).is_ok())
 }
 
+/// Password hashing, bounded: each hash takes a blocking thread and about 19 MiB for ~35 ms, so
+/// at most `permits` run at once (twice the cores by default) and the rest wait their turn.
+/// Sign-in with an unknown name verifies against a fixed dummy hash, so that the answer takes as
+/// long as for a known name and does not tell which names exist.
+#[derive(Debug)]
+pub struct Passwords {
+    permits: tokio::sync::Semaphore,
+    dummy: std::sync::OnceLock<String>,
+    running: std::sync::atomic::AtomicUsize,
+    peak: std::sync::atomic::AtomicUsize,
+    verified: std::sync::atomic::AtomicU64,
+}
+
+impl Passwords {
+    /// At most `permits` hashes at once.
+    pub fn new(permits: usize) -> Passwords {
+        Passwords {
+            permits: tokio::sync::Semaphore::new(permits.max(1)),
+            dummy: std::sync::OnceLock::new(),
+            running: Default::default(),
+            peak: Default::default(),
+            verified: Default::default(),
+        }
+    }
+
+    /// Twice the machine's cores.
+    pub fn for_this_machine() -> Passwords {
+        Passwords::new(2 * std::thread::available_parallelism().map_or(2, usize::from))
+    }
+
+    async fn bounded<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> Result<T, ApiError> {
+        use std::sync::atomic::Ordering;
+        let _permit = self.permits.acquire().await.map_err(|_| ApiError::Internal)?;
+        let now = self.running.fetch_add(1, Ordering::SeqCst) + 1;
+        self.peak.fetch_max(now, Ordering::SeqCst);
+        let result = tokio::task::spawn_blocking(work).await.map_err(|_| ApiError::Internal);
+        self.running.fetch_sub(1, Ordering::SeqCst);
+        result
+    }
+
+    /// Hashes a new password.
+    ///
+    /// # Errors
+    /// As [`hash_password`].
+    pub async fn hash(&self, password: String) -> Result<String, ApiError> {
+        self.bounded(move || hash_password(&password)).await?
+    }
+
+    /// Whether `password` matches `phc`; with no stored hash (an unknown name), the same work is
+    /// done against the dummy hash and the answer is no.
+    ///
+    /// # Errors
+    /// `server/internal` if the hashing task fails.
+    pub async fn verify(&self, password: String, phc: Option<String>) -> Result<bool, ApiError> {
+        let known = phc.is_some();
+        let phc = match phc {
+            Some(phc) => phc,
+            None => self.dummy_hash().await?,
+        };
+        let matches = self.bounded(move || verify_password(&password, &phc)).await?;
+        self.verified.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Ok(known && matches)
+    }
+
+    async fn dummy_hash(&self) -> Result<String, ApiError> {
+        if let Some(phc) = self.dummy.get() {
+            return Ok(phc.clone());
+        }
+        // A password nobody can send (it is longer than any accepted one).
+        let phc = self.bounded(|| hash_password_unchecked(&"dummy".repeat(40))).await??;
+        Ok(self.dummy.get_or_init(|| phc).clone())
+    }
+
+    /// How many verifications ran (for tests and metrics).
+    pub fn verifications(&self) -> u64 {
+        self.verified.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// The most hashes that ran at once so far.
+    pub fn peak(&self) -> usize {
+        self.peak.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
 /// The bearer token of a request (`Authorization: Bearer <token>`), if any.
 pub fn bearer(parts: &Parts) -> Option<String> {
     let value = parts.headers.get(axum::http::header::AUTHORIZATION)?.to_str().ok()?;
@@ -75,12 +163,15 @@ pub fn bearer(parts: &Parts) -> Option<String> {
     Some(token.trim().to_string())
 }
 
+/// A token unused for this long expires (each use moves the expiry on): 30 days.
+pub const TOKEN_IDLE_EXPIRY: std::time::Duration = std::time::Duration::from_secs(30 * 24 * 3600);
+
 /// The account of a token.
 ///
 /// # Errors
-/// `auth/invalid_token` if it is unknown or revoked.
+/// `auth/invalid_token` if it is unknown, revoked or expired.
 pub async fn account_for(state: &AppState, token: &str) -> Result<Account, ApiError> {
-    state.store.account_by_token(&token_hash(token)).await?.ok_or(ApiError::InvalidToken)
+    state.store.account_by_token(&token_hash(token), TOKEN_IDLE_EXPIRY).await?.ok_or(ApiError::InvalidToken)
 }
 
 /// The tokens of open sockets, by hash: signing out cancels the sockets opened with that token.
@@ -198,6 +289,25 @@ mod tests {
         assert!(verify_password("correct horse", &phc));
         assert!(!verify_password("wrong horse", &phc));
         assert_eq!(hash_password("short"), Err(ApiError::WeakPassword));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn hashing_runs_at_most_its_permits_at_once_and_unknown_names_cost_a_verification() {
+        let passwords = Arc::new(Passwords::new(2));
+        let tasks: Vec<_> = (0..6)
+            .map(|i| {
+                let passwords = Arc::clone(&passwords);
+                tokio::spawn(async move { passwords.hash(format!("password {i}")).await })
+            })
+            .collect();
+        for task in tasks {
+            assert!(task.await.unwrap().is_ok());
+        }
+        assert!(passwords.peak() <= 2, "at most 2 at once, saw {}", passwords.peak());
+        assert_eq!(passwords.verify("password 1".into(), None).await, Ok(false));
+        assert_eq!(passwords.verifications(), 1, "an unknown name is verified against the dummy hash");
+        let phc = passwords.hash("password 1".into()).await.unwrap();
+        assert_eq!(passwords.verify("password 1".into(), Some(phc)).await, Ok(true));
     }
 
     #[test]

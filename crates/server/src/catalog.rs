@@ -21,6 +21,11 @@ impl Catalog {
         }
     }
 
+    /// A catalog of exactly these games (tests host games of their own this way).
+    pub fn new(games: Vec<Box<dyn GameDescriptor>>) -> Catalog {
+        Catalog { games }
+    }
+
     /// The game with catalog id `id`.
     pub fn get(&self, id: &str) -> Option<&dyn GameDescriptor> {
         self.games.iter().find(|g| g.info().id == id).map(|g| g.as_ref())
@@ -34,6 +39,12 @@ impl Catalog {
     /// The ids of every game, for error messages.
     pub fn ids(&self) -> Vec<String> {
         self.games.iter().map(|g| g.info().id).collect()
+    }
+}
+
+impl std::fmt::Debug for Catalog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.ids()).finish()
     }
 }
 

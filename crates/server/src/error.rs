@@ -65,6 +65,14 @@ pub enum ApiError {
     /// The host cannot kick themself.
     #[error("the host cannot kick themself")]
     CannotKickHost,
+    /// A per-turn time limit outside the allowed range.
+    #[error("a turn limit is a whole number of seconds from {min} to {max}")]
+    InvalidTurnLimit {
+        /// Shortest.
+        min: u64,
+        /// Longest.
+        max: u64,
+    },
     /// The lobby cannot start with this many players.
     #[error("this game needs {min} to {max} players; {seated} are seated")]
     BadPlayerCount {
@@ -131,10 +139,49 @@ pub enum ApiError {
         /// The limit.
         limit: usize,
     },
+    /// A request body above the limit.
+    #[error("the body is larger than the limit of {limit} bytes")]
+    BodyTooLarge {
+        /// The limit.
+        limit: usize,
+    },
     /// No such route.
     #[error("no such route")]
     NoRoute,
+    /// The route exists, but not for this method.
+    #[error("this route does not take that method")]
+    MethodNotAllowed,
+    /// A WebSocket route asked for without a WebSocket upgrade.
+    #[error("this route takes a WebSocket upgrade")]
+    UpgradeRequired,
+    /// A socket token sent in the URL, where logs and proxies would keep it.
+    #[error("send the token as a WebSocket subprotocol or an Authorization header, not in the URL")]
+    TokenInUrl,
 
+    /// Too many requests of this kind from this client; try again after `retry_after` seconds.
+    #[error("too many requests: try again in {retry_after} s")]
+    RateLimited {
+        /// Seconds to wait.
+        retry_after: u64,
+    },
+    /// This address (or the server) has as many sockets open as allowed.
+    #[error("too many open sockets from this address")]
+    TooManySockets,
+    /// The socket follows as many games and lobbies as allowed.
+    #[error("this socket follows as many games and lobbies as allowed ({limit}); unsubscribe from one first")]
+    TooManySubscriptions {
+        /// The limit.
+        limit: usize,
+    },
+    /// The lobby has as many members as allowed.
+    #[error("this lobby is full ({limit} members)")]
+    LobbyFull {
+        /// The limit.
+        limit: usize,
+    },
+    /// The store is unreachable: actions are refused at once until it is back.
+    #[error("the server cannot reach its database; try again shortly")]
+    Unavailable,
     /// The server is shutting down and accepts no more actions.
     #[error("the server is shutting down")]
     ShuttingDown,
@@ -165,6 +212,7 @@ impl ApiError {
             ApiError::NoSuchMember => "lobby/no_such_member",
             ApiError::CannotKickHost => "lobby/cannot_kick_host",
             ApiError::BadPlayerCount { .. } => "lobby/bad_player_count",
+            ApiError::InvalidTurnLimit { .. } => "lobby/invalid_turn_limit",
             ApiError::UnknownGame(_) => "game/unknown_game",
             ApiError::Setup(e) => e.code(),
             ApiError::GameNotFound => "game/not_found",
@@ -179,6 +227,15 @@ impl ApiError {
             ApiError::UnknownType(_) => "proto/unknown_type",
             ApiError::TooLarge { .. } => "proto/too_large",
             ApiError::NoRoute => "proto/no_route",
+            ApiError::BodyTooLarge { .. } => "proto/too_large",
+            ApiError::MethodNotAllowed => "proto/method_not_allowed",
+            ApiError::UpgradeRequired => "proto/upgrade_required",
+            ApiError::TokenInUrl => "auth/token_in_url",
+            ApiError::RateLimited { .. } => "proto/rate_limited",
+            ApiError::TooManySockets => "proto/too_many_sockets",
+            ApiError::TooManySubscriptions { .. } => "proto/too_many_subscriptions",
+            ApiError::LobbyFull { .. } => "lobby/full",
+            ApiError::Unavailable => "server/unavailable",
             ApiError::ShuttingDown => "server/shutting_down",
             ApiError::Internal => "server/internal",
         }
@@ -210,13 +267,20 @@ impl ApiError {
             | ApiError::WeakPassword
             | ApiError::NoSuchSeat(_)
             | ApiError::BadPlayerCount { .. }
+            | ApiError::InvalidTurnLimit { .. }
             | ApiError::UnknownGame(_)
             | ApiError::Setup(_)
             | ApiError::Rule(_)
             | ApiError::Malformed(_)
             | ApiError::UnknownType(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::TooLarge { .. } | ApiError::BodyTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::UpgradeRequired => StatusCode::UPGRADE_REQUIRED,
+            ApiError::TokenInUrl => StatusCode::BAD_REQUEST,
+            ApiError::RateLimited { .. } | ApiError::TooManySockets => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::TooManySubscriptions { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::LobbyFull { .. } => StatusCode::CONFLICT,
+            ApiError::ShuttingDown | ApiError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -226,6 +290,10 @@ impl ApiError {
         let details = match self {
             ApiError::StaleVersion { current, sent } => Some(json!({"current_version": current, "sent_version": sent})),
             ApiError::BadPlayerCount { min, max, seated } => Some(json!({"min": min, "max": max, "seated": seated})),
+            ApiError::InvalidTurnLimit { min, max } => Some(json!({"min": min, "max": max})),
+            ApiError::BodyTooLarge { limit } => Some(json!({"limit": limit})),
+            ApiError::RateLimited { retry_after } => Some(json!({"retry_after": retry_after})),
+            ApiError::TooManySubscriptions { limit } | ApiError::LobbyFull { limit } => Some(json!({"limit": limit})),
             _ => None,
         };
         ErrorBody { code: self.code(), message: self.to_string(), details }
@@ -265,6 +333,15 @@ impl From<crate::store::StoreError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status(), Json(json!({ "error": self.body() }))).into_response()
+        let mut response = (self.status(), Json(json!({ "error": self.body() }))).into_response();
+        let retry_after = match &self {
+            ApiError::RateLimited { retry_after } => Some(*retry_after),
+            ApiError::TooManySockets | ApiError::Unavailable => Some(5),
+            _ => None,
+        };
+        if let Some(seconds) = retry_after {
+            response.headers_mut().insert(axum::http::header::RETRY_AFTER, seconds.into());
+        }
+        response
     }
 }

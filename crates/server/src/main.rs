@@ -22,6 +22,8 @@ enum Command {
     Verify(chapterhouse::cli::verify::VerifyArgs),
     /// Drive an engine over JSON lines on stdin/stdout (see docs/engine-protocol.md).
     Engine(chapterhouse::cli::engine::EngineArgs),
+    /// Feed an engine and the socket parser random and mutated actions (see docs/reliability.md).
+    Fuzz(chapterhouse::cli::fuzz::FuzzArgs),
     /// List the games of the catalog.
     Games,
 }
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
         Command::Simulate(args) => chapterhouse::cli::simulate::run(args),
         Command::Verify(args) => chapterhouse::cli::verify::run(args),
         Command::Engine(args) => chapterhouse::cli::engine::run(args),
+        Command::Fuzz(args) => chapterhouse::cli::fuzz::run(args),
         Command::Games => chapterhouse::cli::list_games(),
     };
     match result {

@@ -82,6 +82,18 @@ pub const CLIENT_TYPES: &[&str] =
     &["ping", "subscribe_lobby", "unsubscribe_lobby", "subscribe", "unsubscribe", "action"];
 
 impl ClientMsg {
+    /// The message's `req`, if it has one.
+    pub fn req(&self) -> Option<u64> {
+        match self {
+            ClientMsg::Ping { req }
+            | ClientMsg::SubscribeLobby { req, .. }
+            | ClientMsg::UnsubscribeLobby { req, .. }
+            | ClientMsg::Subscribe { req, .. }
+            | ClientMsg::Unsubscribe { req, .. }
+            | ClientMsg::Action { req, .. } => *req,
+        }
+    }
+
     /// Reads a text frame.
     ///
     /// # Errors

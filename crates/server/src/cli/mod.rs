@@ -1,6 +1,7 @@
 //! The offline subcommands of `chapterhouse`: simulate, verify, engine, games.
 
 pub mod engine;
+pub mod fuzz;
 pub mod simulate;
 pub mod verify;
 

@@ -1,8 +1,10 @@
 //! `/api/guest`, `/api/register`, `/api/login`, `/api/logout`, `/api/me`, `/api/me/games`.
 
-use super::{AppState, Body};
-use crate::accounts::{bearer, check_name, hash_password, new_token, token_hash, verify_password, Auth};
+use super::extract::ClientIp;
+use super::Body;
+use crate::accounts::{bearer, check_name, new_token, token_hash, Auth};
 use crate::error::ApiError;
+use crate::state::AppState;
 use crate::store::{Account, AccountKind, GameSummary, StoreError};
 use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
@@ -17,6 +19,7 @@ pub(super) fn routes() -> Router<AppState> {
         .route("/api/register", post(register))
         .route("/api/login", post(login))
         .route("/api/logout", post(logout))
+        .route("/api/logout/all", post(logout_everywhere))
         .route("/api/me", get(me))
         .route("/api/me/games", get(my_games))
 }
@@ -46,16 +49,25 @@ async fn session(state: &AppState, account: Account) -> Result<Json<Session>, Ap
     Ok(Json(Session { account, token }))
 }
 
-async fn guest(State(state): State<AppState>, Body(body): Body<GuestBody>) -> Result<Json<Session>, ApiError> {
+async fn guest(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    Body(body): Body<GuestBody>,
+) -> Result<Json<Session>, ApiError> {
     let name = check_name(&body.name)?;
+    state.limits.new_account(ip)?;
     let account = state.store.create_account(&name, AccountKind::Guest, None).await?;
     session(&state, account).await
 }
 
-async fn register(State(state): State<AppState>, Body(body): Body<Credentials>) -> Result<Json<Session>, ApiError> {
+async fn register(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    Body(body): Body<Credentials>,
+) -> Result<Json<Session>, ApiError> {
     let name = check_name(&body.name)?;
-    let password = body.password;
-    let phc = tokio::task::spawn_blocking(move || hash_password(&password)).await.map_err(|_| ApiError::Internal)??;
+    state.limits.new_account(ip)?;
+    let phc = state.passwords.hash(body.password).await?;
     let account = match state.store.create_account(&name, AccountKind::Registered, Some(&phc)).await {
         Err(StoreError::Conflict(_)) => return Err(ApiError::NameTaken(name)),
         other => other?,
@@ -63,18 +75,23 @@ async fn register(State(state): State<AppState>, Body(body): Body<Credentials>) 
     session(&state, account).await
 }
 
-async fn login(State(state): State<AppState>, Body(body): Body<Credentials>) -> Result<Json<Session>, ApiError> {
+async fn login(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    Body(body): Body<Credentials>,
+) -> Result<Json<Session>, ApiError> {
+    state.limits.sign_in(ip, &body.name)?;
     let found = state.store.registered_account(body.name.trim()).await?;
-    let Some((account, phc)) = found else {
-        return Err(ApiError::BadCredentials);
+    let (account, phc) = match found {
+        Some((account, phc)) => (Some(account), Some(phc)),
+        None => (None, None),
     };
-    let password = body.password;
-    let ok =
-        tokio::task::spawn_blocking(move || verify_password(&password, &phc)).await.map_err(|_| ApiError::Internal)?;
-    if !ok {
-        return Err(ApiError::BadCredentials);
+    // An unknown name costs the same verification as a known one (see `Passwords`).
+    let ok = state.passwords.verify(body.password, phc).await?;
+    match account {
+        Some(account) if ok => session(&state, account).await,
+        _ => Err(ApiError::BadCredentials),
     }
-    session(&state, account).await
 }
 
 /// The raw token of a request (for sign-out).
@@ -97,6 +114,14 @@ async fn logout(State(state): State<AppState>, Token(token): Token) -> Result<St
     } else {
         Err(ApiError::InvalidToken)
     }
+}
+
+/// Revokes every token of the account, and closes every socket opened with one.
+async fn logout_everywhere(State(state): State<AppState>, Auth(account): Auth) -> Result<StatusCode, ApiError> {
+    for hash in state.store.revoke_all_tokens(&account.id).await? {
+        state.sessions.revoke(&hash);
+    }
+    Ok(StatusCode::NO_CONTENT)
 }
 
 async fn me(Auth(account): Auth) -> Json<Account> {

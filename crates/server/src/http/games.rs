@@ -2,14 +2,15 @@
 //! log (complete and verifiable once the game is over; filtered to the requester's view while it
 //! runs), and the position after any step of a finished game, for the replay viewer.
 
-use super::AppState;
+use super::extract::{Path, Query};
 use crate::accounts::MaybeAuth;
 use crate::catalog::Catalog;
 use crate::error::ApiError;
 use crate::ids::{AccountId, GameId};
 use crate::protocol::EventOut;
+use crate::state::AppState;
 use crate::store::{ActionRow, GameRecord};
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
 use game_core::replay::{self, HashCheck, ReplayStart};
@@ -32,30 +33,6 @@ struct CodeQuery {
     code: Option<String>,
 }
 
-/// Who is asking, as which viewer: a seat of the game, or a spectator allowed to watch.
-async fn viewer_for(
-    state: &AppState,
-    record: &GameRecord,
-    account: Option<&AccountId>,
-    code: Option<&str>,
-) -> Result<Viewer, ApiError> {
-    let setup = &record.setup;
-    if let Some(account) = account {
-        if let Some(seat) = setup.accounts.iter().zip(&setup.bots).position(|(a, bot)| a == account && !bot) {
-            return Ok(Viewer::Seat(Seat(seat as u8)));
-        }
-    }
-    if setup.public || (code.is_some() && code == setup.invite_code.as_deref()) {
-        return Ok(Viewer::Spectator);
-    }
-    if let (Some(lobby), Some(account)) = (&setup.lobby, account) {
-        if state.lobbies.is_member(lobby, account).await {
-            return Ok(Viewer::Spectator);
-        }
-    }
-    Err(ApiError::InviteRequired)
-}
-
 /// The stored game `id` and who is asking, as which viewer.
 async fn game_and_viewer(
     state: &AppState,
@@ -63,8 +40,12 @@ async fn game_and_viewer(
     account: Option<&AccountId>,
     code: Option<&str>,
 ) -> Result<(GameRecord, Viewer), ApiError> {
-    let record = state.store.game(id).await?.ok_or(ApiError::GameNotFound)?;
-    let viewer = viewer_for(state, &record, account, code).await?;
+    let record = match state.store.game(id).await {
+        Ok(record) => record.ok_or(ApiError::GameNotFound)?,
+        Err(crate::store::StoreError::Corrupt(_)) => return Err(ApiError::GameBroken),
+        Err(e) => return Err(e.into()),
+    };
+    let viewer = record.setup.access().viewer(&state.lobbies, account, code).await?;
     Ok((record, viewer))
 }
 

@@ -1,12 +1,15 @@
 //! `/api/lobbies...`: create, list, look, join, seats, bots, kick, options, start.
 
-use super::{AppState, Body};
+use super::extract::{Path, Query, RawBody};
+use super::Body;
 use crate::accounts::{Auth, MaybeAuth};
+use crate::clock::TurnLimit;
 use crate::error::ApiError;
 use crate::ids::{AccountId, GameId, LobbyId};
 use crate::lobby::registry::NewLobby;
 use crate::lobby::Lobby;
-use axum::extract::{Path, Query, State};
+use crate::state::AppState;
+use axum::extract::State;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
@@ -39,7 +42,7 @@ struct CreateBody {
     #[serde(default)]
     public: bool,
     #[serde(default)]
-    turn_seconds: Option<u64>,
+    turn_seconds: Option<serde_json::Number>,
 }
 
 async fn create(
@@ -47,7 +50,9 @@ async fn create(
     Auth(account): Auth,
     Body(body): Body<CreateBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let new = NewLobby { game: body.game, options: body.options, public: body.public, turn_seconds: body.turn_seconds };
+    let turn_seconds = body.turn_seconds.as_ref().map(TurnLimit::from_json).transpose()?;
+    state.limits.new_lobby(&account.id)?;
+    let new = NewLobby { game: body.game, options: body.options, public: body.public, turn_seconds };
     let lobby = state.lobbies.create(&account, new).await?;
     Ok(view(&lobby, true))
 }
@@ -93,7 +98,7 @@ async fn join(
     State(state): State<AppState>,
     Auth(account): Auth,
     Path(id): Path<LobbyId>,
-    body: axum::body::Bytes,
+    RawBody(body): RawBody,
 ) -> Result<Json<Value>, ApiError> {
     // The body is optional: public lobbies need no code.
     let body: JoinBody = if body.iter().all(u8::is_ascii_whitespace) {
@@ -102,7 +107,8 @@ async fn join(
         serde_json::from_slice(&body).map_err(|e| ApiError::Malformed(e.to_string()))?
     };
     let code = body.code;
-    let lobby = state.lobbies.change(&id, |l| l.join(&account, code.as_deref())).await?;
+    let members = state.limits.config.members_per_lobby;
+    let lobby = state.lobbies.change(&id, |l| l.join(&account, code.as_deref(), members)).await?;
     Ok(view(&lobby, true))
 }
 
@@ -162,7 +168,7 @@ async fn kick(
     Path(id): Path<LobbyId>,
     Body(body): Body<KickBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let lobby = state.lobbies.change(&id, |l| l.kick(&account.id, &body.account)).await?;
+    let lobby = state.lobbies.kick(&id, &account.id, &body.account).await?;
     Ok(view(&lobby, true))
 }
 
@@ -175,11 +181,11 @@ struct OptionsBody {
     public: Option<bool>,
     /// Absent: unchanged; null: no limit; a number: the limit in seconds.
     #[serde(default, deserialize_with = "some")]
-    turn_seconds: Option<Option<u64>>,
+    turn_seconds: Option<Option<serde_json::Number>>,
 }
 
-fn some<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<u64>>, D::Error> {
-    Option::<u64>::deserialize(d).map(Some)
+fn some<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<serde_json::Number>>, D::Error> {
+    Option::<serde_json::Number>::deserialize(d).map(Some)
 }
 
 async fn configure(
@@ -200,8 +206,11 @@ async fn configure(
             Some(descriptor.normalize_options(&options)?)
         }
     };
-    let lobby =
-        state.lobbies.change(&id, |l| l.configure(&account.id, options, body.public, body.turn_seconds)).await?;
+    let turn_seconds = match &body.turn_seconds {
+        None => None,
+        Some(limit) => Some(limit.as_ref().map(TurnLimit::from_json).transpose()?),
+    };
+    let lobby = state.lobbies.change(&id, |l| l.configure(&account.id, options, body.public, turn_seconds)).await?;
     Ok(view(&lobby, true))
 }
 

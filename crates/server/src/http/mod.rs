@@ -2,92 +2,93 @@
 //! plus the WebSocket endpoint and the static web client.
 
 mod accounts;
+pub mod extract;
 mod games;
 mod lobbies;
 
-use crate::accounts::Sessions;
-use crate::catalog::Catalog;
+pub use extract::{Body, MAX_BODY_BYTES};
+
 use crate::error::ApiError;
-use crate::lobby::registry::Lobbies;
-use crate::store::Store;
-use crate::table::Tables;
-use axum::extract::rejection::JsonRejection;
-use axum::extract::{FromRequest, Request, State};
+use crate::state::AppState;
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::header;
 use axum::routing::get;
 use axum::{Json, Router};
-use serde::de::DeserializeOwned;
 use serde_json::json;
-use std::path::PathBuf;
-use std::sync::atomic::AtomicU64;
-use std::sync::Arc;
-use tokio_util::sync::CancellationToken;
-use tokio_util::task::TaskTracker;
-
-/// Everything a request handler may reach (cheap to clone).
-#[derive(Clone)]
-pub struct AppState {
-    /// The store.
-    pub store: Store,
-    /// The games this build hosts.
-    pub catalog: Arc<Catalog>,
-    /// Live lobbies.
-    pub lobbies: Arc<Lobbies>,
-    /// Live tables.
-    pub tables: Arc<Tables>,
-    /// Cancelled when the server starts shutting down: tables stop taking actions.
-    pub shutdown: CancellationToken,
-    /// Cancelled once tables have stopped: sockets flush and close.
-    pub sockets_closing: CancellationToken,
-    /// Tracks socket tasks, so shutdown can wait for their close frames.
-    pub sockets: TaskTracker,
-    /// Numbers socket connections.
-    pub next_conn: Arc<AtomicU64>,
-    /// The tokens of open sockets, so that a sign-out reaches them.
-    pub sessions: Arc<Sessions>,
-    /// How many messages may wait for one socket before it is closed as fallen behind.
-    pub socket_queue: usize,
-    /// Where the web client's files are.
-    pub web_dir: PathBuf,
-}
 
 /// The whole router: `/healthz`, `/api/...`, `/ws`, and the web client at `/`.
 pub fn app(state: AppState) -> Router {
-    let web = tower_http::services::ServeDir::new(&state.web_dir).append_index_html_on_directories(true);
+    let web = tower_http::compression::Compression::new(
+        tower_http::services::ServeDir::new(&state.web_dir).append_index_html_on_directories(true),
+    );
     Router::new()
         .route("/healthz", get(healthz))
+        .route("/metrics", get(crate::metrics::scrape))
         .route("/api/catalog", get(catalog))
         .merge(accounts::routes())
         .merge(lobbies::routes())
         .merge(games::routes())
         .route("/api/{*rest}", axum::routing::any(|| async { ApiError::NoRoute }))
         .route("/ws", get(crate::ws::upgrade))
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .fallback_service(web)
-        .layer(tower_http::trace::TraceLayer::new_for_http())
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::middleware::map_response(cache_control))
+        .layer(security_headers(header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY))
+        .layer(security_headers(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .layer(security_headers(header::X_FRAME_OPTIONS, "DENY"))
+        .layer(security_headers(header::REFERRER_POLICY, "no-referrer"))
+        .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(span_without_query))
         .with_state(state)
 }
 
 async fn healthz(State(state): State<AppState>) -> Result<Json<serde_json::Value>, ApiError> {
     state.store.ping().await?;
-    Ok(Json(json!({"status": "ok", "live_tables": state.tables.live()})))
+    Ok(Json(json!({"status": "ok", "live_tables": state.tables.live(), "live_lobbies": state.lobbies.live()})))
 }
 
 async fn catalog(State(state): State<AppState>) -> Json<serde_json::Value> {
     Json(json!({ "games": state.catalog.infos() }))
 }
 
-/// A JSON body whose rejection is our `proto/malformed` error.
-pub struct Body<T>(pub T);
+/// The span of a request: its method and path, never its query string, which can hold secrets
+/// (invite codes; an old client's socket token) that must not reach the logs.
+fn span_without_query(req: &Request) -> tracing::Span {
+    tracing::debug_span!("request", method = %req.method(), path = %req.uri().path())
+}
 
-impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
-    type Rejection = ApiError;
+/// The web client loads only its own scripts, styles and sockets, runs no inline code, and is
+/// never framed (clickjacking). `data:` images: the page's icon is inline.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+     img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; \
+     frame-ancestors 'none'";
 
-    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        match Json::<T>::from_request(req, state).await {
-            Ok(Json(value)) => Ok(Body(value)),
-            Err(JsonRejection::MissingJsonContentType(_)) => {
-                Err(ApiError::Malformed("send the body as application/json".into()))
-            }
-            Err(e) => Err(ApiError::Malformed(e.body_text())),
-        }
+fn security_headers(
+    name: header::HeaderName,
+    value: &'static str,
+) -> tower_http::set_header::SetResponseHeaderLayer<header::HeaderValue> {
+    tower_http::set_header::SetResponseHeaderLayer::if_not_present(name, header::HeaderValue::from_static(value))
+}
+
+/// Caching: API answers and errors are never cached (they hold per-user data); the page itself is always
+/// revalidated (so a new client is picked up at once); its scripts, styles and images may be kept
+/// ten minutes (their names carry no version, so not longer).
+async fn cache_control(mut response: axum::response::Response) -> axum::response::Response {
+    let success = response.status().is_success();
+    let headers = response.headers_mut();
+    if headers.contains_key(header::CACHE_CONTROL) {
+        return response;
     }
+    let is = |prefix: &str| {
+        headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|v| v.starts_with(prefix))
+    };
+    let policy = if !success || is("application/json") || is("text/plain") {
+        "no-store"
+    } else if is("text/html") {
+        "no-cache"
+    } else {
+        "public, max-age=600"
+    };
+    headers.insert(header::CACHE_CONTROL, header::HeaderValue::from_static(policy));
+    response
 }

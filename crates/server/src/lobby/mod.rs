@@ -5,6 +5,7 @@
 
 pub mod registry;
 
+use crate::clock::TurnLimit;
 use crate::error::ApiError;
 use crate::ids::{AccountId, GameId, LobbyId};
 use crate::store::{Account, LobbyRecord};
@@ -19,6 +20,19 @@ pub enum LobbyStatus {
     Open,
     /// Its game has started.
     Started,
+}
+
+/// Where an account stands with a lobby (for watching its game).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Standing {
+    /// A member.
+    Member,
+    /// Removed by the host.
+    Kicked,
+    /// Gave the lobby's current invite code.
+    HasCode,
+    /// None of these.
+    Stranger,
 }
 
 /// Someone in the lobby.
@@ -66,8 +80,8 @@ pub struct Lobby {
     pub status: LobbyStatus,
     /// The game started from this lobby.
     pub game_id: Option<GameId>,
-    /// Per-turn time limit in seconds, after which a bot acts for an absent player.
-    pub turn_seconds: Option<u64>,
+    /// Per-turn time limit, after which a bot acts for an absent player.
+    pub turn_seconds: Option<TurnLimit>,
 }
 
 /// A lobby as clients see it (the kicked list left out; the invite code only for private lobbies).
@@ -84,7 +98,7 @@ pub struct LobbyView<'a> {
     seats: &'a [Option<SeatHolder>],
     status: LobbyStatus,
     game_id: &'a Option<GameId>,
-    turn_seconds: Option<u64>,
+    turn_seconds: Option<TurnLimit>,
 }
 
 impl Lobby {
@@ -94,7 +108,7 @@ impl Lobby {
         options: Value,
         max_players: usize,
         public: bool,
-        turn_seconds: Option<u64>,
+        turn_seconds: Option<TurnLimit>,
         host: &Account,
     ) -> Lobby {
         let mut seats = vec![None; max_players];
@@ -138,12 +152,22 @@ impl Lobby {
             id: self.id.clone(),
             game: self.game.clone(),
             public: self.public,
-            status: match self.status {
-                LobbyStatus::Open => "open".into(),
-                LobbyStatus::Started => "started".into(),
-            },
+            status: self.status,
             host: self.host.clone(),
             state: serde_json::to_value(self).unwrap_or(Value::Null),
+        }
+    }
+
+    /// Where `account` (anonymous: `None`), having given `code`, stands with this lobby.
+    pub fn standing(&self, account: Option<&AccountId>, code: Option<&str>) -> Standing {
+        if account.is_some_and(|a| self.kicked.contains(a)) {
+            Standing::Kicked
+        } else if account.is_some_and(|a| self.is_member(a)) {
+            Standing::Member
+        } else if code == Some(self.invite_code.as_str()) {
+            Standing::HasCode
+        } else {
+            Standing::Stranger
         }
     }
 
@@ -199,11 +223,12 @@ impl Lobby {
         }
     }
 
-    /// `account` joins (a private lobby needs its invite code). Joining again is a no-op.
+    /// `account` joins (a private lobby needs its invite code), if the lobby has fewer than
+    /// `max_members`. Joining again is a no-op.
     ///
     /// # Errors
-    /// `lobby/kicked`, `lobby/invite_required`.
-    pub fn join(&mut self, account: &Account, code: Option<&str>) -> Result<(), ApiError> {
+    /// `lobby/kicked`, `lobby/invite_required`, `lobby/full`.
+    pub fn join(&mut self, account: &Account, code: Option<&str>, max_members: usize) -> Result<(), ApiError> {
         if self.kicked.contains(&account.id) {
             return Err(ApiError::Kicked);
         }
@@ -212,6 +237,9 @@ impl Lobby {
         }
         if !self.public && code != Some(self.invite_code.as_str()) {
             return Err(ApiError::InviteRequired);
+        }
+        if self.members.len() >= max_members {
+            return Err(ApiError::LobbyFull { limit: max_members });
         }
         self.members.push(Member { account: account.id.clone(), name: account.name.clone() });
         Ok(())
@@ -293,7 +321,8 @@ impl Lobby {
         self.free_seat(seat)
     }
 
-    /// The host removes a member or a bot; a removed person cannot join again.
+    /// The host removes a member or a bot; a removed person cannot join again, and the invite
+    /// code changes (the remaining members see the new one).
     ///
     /// # Errors
     /// `lobby/not_host`, `lobby/cannot_kick_host`, `lobby/no_such_member`, `lobby/started` (for bots).
@@ -316,6 +345,8 @@ impl Lobby {
         if member {
             self.members.retain(|m| &m.account != target);
             self.kicked.push(target.clone());
+            // The removed person knows the code: a new one keeps them from rejoining as someone else.
+            self.invite_code = crate::accounts::invite_code();
         }
         Ok(())
     }
@@ -329,7 +360,7 @@ impl Lobby {
         by: &AccountId,
         options: Option<Value>,
         public: Option<bool>,
-        turn_seconds: Option<Option<u64>>,
+        turn_seconds: Option<Option<TurnLimit>>,
     ) -> Result<(), ApiError> {
         self.require_host(by)?;
         self.require_open()?;
@@ -378,10 +409,10 @@ mod tests {
         let host = person("host");
         let mut lobby = private_lobby(&host);
         let guest = person("guest");
-        assert_eq!(lobby.join(&guest, None), Err(ApiError::InviteRequired));
-        assert_eq!(lobby.join(&guest, Some("wrong")), Err(ApiError::InviteRequired));
+        assert_eq!(lobby.join(&guest, None, 64), Err(ApiError::InviteRequired));
+        assert_eq!(lobby.join(&guest, Some("wrong"), 64), Err(ApiError::InviteRequired));
         let code = lobby.invite_code.clone();
-        assert_eq!(lobby.join(&guest, Some(&code)), Ok(()));
+        assert_eq!(lobby.join(&guest, Some(&code), 64), Ok(()));
         assert!(lobby.is_member(&guest.id));
     }
 
@@ -391,7 +422,7 @@ mod tests {
         let mut lobby = private_lobby(&host);
         let guest = person("guest");
         let code = lobby.invite_code.clone();
-        lobby.join(&guest, Some(&code)).unwrap();
+        lobby.join(&guest, Some(&code), 64).unwrap();
         assert_eq!(lobby.take_seat(&guest, 0), Err(ApiError::SeatTaken(0)));
         assert_eq!(lobby.take_seat(&guest, 9), Err(ApiError::NoSuchSeat(9)));
         lobby.take_seat(&guest, 1).unwrap();
@@ -406,15 +437,19 @@ mod tests {
         let mut lobby = private_lobby(&host);
         let guest = person("guest");
         let code = lobby.invite_code.clone();
-        lobby.join(&guest, Some(&code)).unwrap();
+        lobby.join(&guest, Some(&code), 64).unwrap();
         lobby.take_seat(&guest, 1).unwrap();
         assert_eq!(lobby.kick(&guest.id, &host.id), Err(ApiError::NotHost));
         assert_eq!(lobby.kick(&host.id, &host.id), Err(ApiError::CannotKickHost));
         lobby.kick(&host.id, &guest.id).unwrap();
         assert!(lobby.seats[1].is_none());
-        assert_eq!(lobby.join(&guest, Some(&code)), Err(ApiError::Kicked));
+        assert_eq!(lobby.join(&guest, Some(&code), 64), Err(ApiError::Kicked));
         assert_eq!(lobby.may_follow(Some(&guest.id), Some(&code)), Err(ApiError::Kicked), "not even with the code");
-        assert_eq!(lobby.may_follow(None, Some(&code)), Ok(()));
+        assert_ne!(lobby.invite_code, code, "the code changed");
+        assert_eq!(lobby.may_follow(None, Some(&code)), Err(ApiError::InviteRequired), "the old code is dead");
+        assert_eq!(lobby.join(&person("guest again"), Some(&code), 64), Err(ApiError::InviteRequired));
+        let new_code = lobby.invite_code.clone();
+        assert_eq!(lobby.may_follow(None, Some(&new_code)), Ok(()));
         assert_eq!(lobby.may_follow(Some(&host.id), None), Ok(()));
     }
 

@@ -1,12 +1,12 @@
 //! The live lobbies: loaded from the store on first use, every change persisted before it is
 //! shown, and sent to every socket that follows the lobby.
 
-use super::{Lobby, LobbyStatus};
+use super::{Lobby, LobbyStatus, Standing};
 use crate::catalog::Catalog;
 use crate::error::ApiError;
-use crate::ids::{GameId, LobbyId};
+use crate::ids::{AccountId, GameId, LobbyId};
 use crate::protocol::ServerMsg;
-use crate::store::{Account, AccountKind, GameRecord, NewGame, Store};
+use crate::store::{Account, AccountKind, GameRecord, GameStatus, NewGame, Store};
 use crate::table::{Rebuilt, Tables};
 use game_core::GameLog;
 use serde_json::Value;
@@ -18,6 +18,8 @@ use tokio::sync::broadcast;
 pub struct LobbyEntry {
     lobby: tokio::sync::Mutex<Lobby>,
     updates: broadcast::Sender<LobbyUpdate>,
+    /// When it was last loaded or used, for evicting idle lobbies.
+    used: Mutex<std::time::Instant>,
 }
 
 /// A lobby's new state, as sent to the sockets that follow it: each checks against `lobby` that
@@ -30,9 +32,21 @@ pub struct LobbyUpdate {
     pub text: Arc<str>,
 }
 
+/// The host removed `account` from `lobby` (whose game, if started, is `game`).
+#[derive(Clone, Debug)]
+pub struct Kick {
+    /// The lobby.
+    pub lobby: LobbyId,
+    /// Who was removed.
+    pub account: AccountId,
+    /// The lobby's game, if it started.
+    pub game: Option<GameId>,
+}
+
 /// The live lobbies.
 pub struct Lobbies {
     map: Mutex<HashMap<LobbyId, Arc<LobbyEntry>>>,
+    kicks: broadcast::Sender<Kick>,
     store: Store,
     catalog: Arc<Catalog>,
     tables: Arc<Tables>,
@@ -48,7 +62,7 @@ pub struct NewLobby {
     /// Listed publicly.
     pub public: bool,
     /// Per-turn time limit.
-    pub turn_seconds: Option<u64>,
+    pub turn_seconds: Option<crate::clock::TurnLimit>,
 }
 
 fn lobby_update(lobby: &Lobby) -> LobbyUpdate {
@@ -59,12 +73,16 @@ fn lobby_update(lobby: &Lobby) -> LobbyUpdate {
 impl Lobbies {
     /// An empty registry.
     pub fn new(store: Store, catalog: Arc<Catalog>, tables: Arc<Tables>) -> Lobbies {
-        Lobbies { map: Mutex::new(HashMap::new()), store, catalog, tables }
+        Lobbies { map: Mutex::new(HashMap::new()), kicks: broadcast::channel(256).0, store, catalog, tables }
     }
 
     fn insert(&self, lobby: Lobby) -> Arc<LobbyEntry> {
         let id = lobby.id.clone();
-        let entry = Arc::new(LobbyEntry { lobby: tokio::sync::Mutex::new(lobby), updates: broadcast::channel(64).0 });
+        let entry = Arc::new(LobbyEntry {
+            lobby: tokio::sync::Mutex::new(lobby),
+            updates: broadcast::channel(64).0,
+            used: Mutex::new(std::time::Instant::now()),
+        });
         match self.map.lock() {
             Ok(mut map) => map.entry(id).or_insert(entry).clone(),
             Err(_) => entry,
@@ -73,6 +91,9 @@ impl Lobbies {
 
     async fn entry(&self, id: &LobbyId) -> Result<Arc<LobbyEntry>, ApiError> {
         if let Some(entry) = self.map.lock().ok().and_then(|m| m.get(id).cloned()) {
+            if let Ok(mut used) = entry.used.lock() {
+                *used = std::time::Instant::now();
+            }
             return Ok(entry);
         }
         let record = self.store.lobby(id).await?.ok_or(ApiError::LobbyNotFound)?;
@@ -159,7 +180,8 @@ impl Lobbies {
         let descriptor = self.catalog.get(&current.game).ok_or_else(|| ApiError::UnknownGame(current.game.clone()))?;
         let info = descriptor.info();
         let seated = current.seated_for_start(&by.id, info.min_players, info.max_players)?;
-        let seed = Tables::new_seed();
+        // From the OS CSPRNG: only its commitment is published until the game ends.
+        let seed = game_core::Seed::random();
         let game = descriptor.create(seated.len(), &current.options, seed)?;
         let game_id = GameId::random();
         let names: Vec<String> = seated.iter().map(|s| s.name.clone()).collect();
@@ -183,19 +205,74 @@ impl Lobbies {
         next.status = LobbyStatus::Started;
         next.game_id = Some(game_id.clone());
         self.store.start_game(&new_game, Some(&next.record())).await?;
-        let record = GameRecord { setup: new_game, status: "running".into(), outcome: None };
+        let record = GameRecord { setup: new_game, status: GameStatus::Running, outcome: None };
         self.tables.spawn(&record, Rebuilt { game, version: 0 });
         *current = next;
         tracing::info!(lobby = %id, game = %game_id, players = seated.len(), "game started");
         let _ = entry.updates.send(lobby_update(&current));
-        Ok((current.clone(), game_id))
+        let started = current.clone();
+        drop(current);
+        drop(entry);
+        // Nothing changes in a started lobby: unless someone follows it, it need not stay in memory.
+        self.evict_unused(id);
+        Ok((started, game_id))
     }
 
-    /// Whether `account` is a member of lobby `id` (false if the lobby is unknown).
-    pub async fn is_member(&self, id: &LobbyId, account: &crate::ids::AccountId) -> bool {
-        match self.entry(id).await {
-            Ok(entry) => entry.lobby.lock().await.is_member(account),
-            Err(_) => false,
+    /// How many lobbies are in memory.
+    pub fn live(&self) -> usize {
+        self.map.lock().map_or(0, |m| m.len())
+    }
+
+    /// Drops from memory the lobbies nobody follows or uses now that have started or were not
+    /// used for `idle` (they stay in the store and are loaded again when asked for). Only entries
+    /// no request holds are dropped, so no change can be made to a copy that is going away.
+    pub async fn evict(&self, idle: std::time::Duration) {
+        let candidates: Vec<(LobbyId, Arc<LobbyEntry>)> = match self.map.lock() {
+            Ok(map) => map.iter().map(|(id, e)| (id.clone(), Arc::clone(e))).collect(),
+            Err(_) => return,
+        };
+        for (id, entry) in candidates {
+            let started = entry.lobby.lock().await.status == LobbyStatus::Started;
+            let idle_for = entry.used.lock().map_or(std::time::Duration::ZERO, |u| u.elapsed());
+            if started || idle_for >= idle {
+                drop(entry);
+                self.evict_unused(&id);
+            }
         }
+    }
+
+    /// Drops lobby `id` from memory if nobody follows it and no request holds it.
+    fn evict_unused(&self, id: &LobbyId) {
+        if let Ok(mut map) = self.map.lock() {
+            // Only the map holds it: no request is using it (entries are taken under this lock).
+            if map.get(id).is_some_and(|e| Arc::strong_count(e) == 1 && e.updates.receiver_count() == 0) {
+                map.remove(id);
+            }
+        }
+    }
+
+    /// Where `account`, having given `code`, stands with lobby `id` (`None` if it is unknown).
+    pub async fn standing(&self, id: &LobbyId, account: Option<&AccountId>, code: Option<&str>) -> Option<Standing> {
+        match self.entry(id).await {
+            Ok(entry) => Some(entry.lobby.lock().await.standing(account, code)),
+            Err(_) => None,
+        }
+    }
+
+    /// The host removes `target`; a removed person's sockets stop watching the lobby's game.
+    ///
+    /// # Errors
+    /// As [`Lobby::kick`].
+    pub async fn kick(&self, id: &LobbyId, by: &AccountId, target: &AccountId) -> Result<Lobby, ApiError> {
+        let lobby = self.change(id, |l| l.kick(by, target)).await?;
+        if lobby.kicked.contains(target) {
+            let _ = self.kicks.send(Kick { lobby: id.clone(), account: target.clone(), game: lobby.game_id.clone() });
+        }
+        Ok(lobby)
+    }
+
+    /// Every later removal from any lobby, for the sockets to act on.
+    pub fn kicks(&self) -> broadcast::Receiver<Kick> {
+        self.kicks.subscribe()
     }
 }

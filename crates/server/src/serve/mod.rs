@@ -2,9 +2,12 @@
 //! shutdown that stops taking actions, lets every pending write finish, and closes sockets with
 //! a close frame.
 
+use crate::accounts::Passwords;
 use crate::catalog::Catalog;
-use crate::http::{app, AppState};
+use crate::http::app;
+use crate::limits::{Limits, LimitsConfig};
 use crate::lobby::registry::Lobbies;
+use crate::state::AppState;
 use crate::store::writer::Writer;
 use crate::store::Store;
 use crate::table::{TableConfig, Tables};
@@ -41,6 +44,14 @@ pub struct ServeArgs {
     /// How many messages may wait for one socket; a client further behind is disconnected.
     #[arg(long, env = "CHAPTERHOUSE_SOCKET_QUEUE", default_value_t = crate::outbox::DEFAULT_CAPACITY)]
     pub socket_queue: usize,
+    /// Take the client's address from the last `X-Forwarded-For` entry (set this only behind a
+    /// reverse proxy that writes that header, or clients can pick their own address).
+    #[arg(long, env = "CHAPTERHOUSE_TRUST_FORWARDED_FOR")]
+    pub trust_forwarded_for: bool,
+    /// Turn off the rate limits and per-address caps: only for a load test on a private machine,
+    /// where every simulated player comes from one address.
+    #[arg(long, env = "CHAPTERHOUSE_NO_LIMITS")]
+    pub no_limits: bool,
 }
 
 /// What a server needs besides its listener.
@@ -54,6 +65,12 @@ pub struct ServerConfig {
     pub tables: TableConfig,
     /// How many messages may wait for one socket before it is closed as fallen behind.
     pub socket_queue: usize,
+    /// The games to host (the standard catalog; tests add games of their own).
+    pub catalog: Arc<Catalog>,
+    /// Rate limits and caps.
+    pub limits: LimitsConfig,
+    /// Whether `X-Forwarded-For` names the client.
+    pub trust_forwarded_for: bool,
 }
 
 impl From<&ServeArgs> for ServerConfig {
@@ -63,6 +80,9 @@ impl From<&ServeArgs> for ServerConfig {
             web_dir: args.web_dir.clone(),
             tables: TableConfig { bot_delay: Duration::from_millis(args.bot_delay_ms), ..TableConfig::default() },
             socket_queue: args.socket_queue,
+            catalog: Arc::new(Catalog::standard()),
+            limits: if args.no_limits { LimitsConfig::unlimited() } else { LimitsConfig::default() },
+            trust_forwarded_for: args.trust_forwarded_for,
         }
     }
 }
@@ -119,10 +139,11 @@ pub async fn serve(
     config: ServerConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
+    crate::metrics::install();
     let store = Store::open(&config.database_url).await.context("cannot open the store")?;
     tracing::info!(backend = ?store.backend(), "store ready");
     let (writer, writer_task) = Writer::spawn(store.clone());
-    let catalog = Arc::new(Catalog::standard());
+    let catalog = config.catalog.clone();
     let stopping = CancellationToken::new();
     let tables = Arc::new(Tables::new(store.clone(), catalog.clone(), writer, stopping.clone(), config.tables));
     let (restored, broken) = tables.recover().await.context("cannot restore unfinished games")?;
@@ -135,16 +156,20 @@ pub async fn serve(
         shutdown: stopping.clone(),
         sockets_closing: CancellationToken::new(),
         sockets: TaskTracker::new(),
+        answers: TaskTracker::new(),
         next_conn: Arc::new(AtomicU64::new(1)),
         sessions: Arc::default(),
         socket_queue: config.socket_queue,
         web_dir: config.web_dir,
+        limits: Arc::new(Limits::new(config.limits)),
+        passwords: Arc::new(Passwords::for_this_machine()),
+        trust_forwarded_for: config.trust_forwarded_for,
     };
     let addr = listener.local_addr()?;
     tracing::info!(%addr, "listening");
 
     let accept_stop = stopping.clone();
-    let router = app(state.clone());
+    let router = app(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
     // Without TCP_NODELAY a small frame (an ack right after a patch) waits for the client's
     // delayed ACK, tens of milliseconds (Nagle's algorithm): every accepted socket sends at once.
     let listener = listener.tap_io(|tcp| {
@@ -155,6 +180,7 @@ pub async fn serve(
     let http = tokio::spawn(async move {
         axum::serve(listener, router).with_graceful_shutdown(async move { accept_stop.cancelled().await }).await
     });
+    tokio::spawn(housekeeping(state.clone(), stopping.clone()));
     let signal_stop = stopping.clone();
     tokio::spawn(async move {
         shutdown.await;
@@ -166,6 +192,12 @@ pub async fn serve(
     //    are queued for their sockets.
     tracing::info!("shutting down: finishing pending actions");
     tables.wait_stopped().await;
+    // Every action a table answered has its ack (or error) queued before any socket closes: an
+    // action that was stored and broadcast must not lose its ack to the shutdown.
+    state.answers.close();
+    if tokio::time::timeout(Duration::from_secs(5), state.answers.wait()).await.is_err() {
+        tracing::warn!("some action answers were not queued in time");
+    }
     // 2. Sockets send what is queued, then a close frame.
     state.sockets_closing.cancel();
     state.sockets.close();
@@ -182,4 +214,30 @@ pub async fn serve(
     store.close().await;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// A lobby nobody follows is dropped from memory once started, or after this long unused.
+const LOBBY_IDLE: Duration = Duration::from_secs(600);
+
+/// How often forgotten rate-limit state and expired sessions are purged.
+const HOUSEKEEPING_EVERY: Duration = Duration::from_secs(60);
+
+/// Periodic clean-up until shutdown: rate limiters forget idle clients; expired tokens and the
+/// guest accounts nobody can use any more are deleted.
+async fn housekeeping(state: AppState, stopping: CancellationToken) {
+    let mut tick = tokio::time::interval(HOUSEKEEPING_EVERY);
+    loop {
+        tokio::select! {
+            _ = stopping.cancelled() => return,
+            _ = tick.tick() => {}
+        }
+        state.limits.purge();
+        state.lobbies.evict(LOBBY_IDLE).await;
+        crate::metrics::upkeep();
+        match state.store.purge_expired(crate::accounts::TOKEN_IDLE_EXPIRY).await {
+            Ok((tokens, guests)) if tokens + guests > 0 => tracing::info!(tokens, guests, "expired sessions purged"),
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "purging expired sessions failed"),
+        }
+    }
 }

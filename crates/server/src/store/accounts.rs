@@ -84,18 +84,6 @@ impl Store {
         Ok(Account { id, name: name.to_string(), kind })
     }
 
-    /// The account with this id.
-    ///
-    /// # Errors
-    /// When the database fails.
-    pub async fn account(&self, id: &AccountId) -> Result<Option<Account>, StoreError> {
-        let row = sqlx::query("select id, name, kind from accounts where id = $1")
-            .bind(id.as_str())
-            .fetch_optional(self.pool())
-            .await?;
-        row.as_ref().map(account).transpose()
-    }
-
     /// A registered account by name (any case), with its password hash.
     ///
     /// # Errors
@@ -125,19 +113,81 @@ impl Store {
         Ok(())
     }
 
-    /// The account a live (unrevoked) token belongs to.
+    /// The account a live token belongs to: not revoked, and used within `idle_expiry`. Using
+    /// it moves its expiry on (recorded at most once a minute, to keep reads cheap).
     ///
     /// # Errors
     /// When the database fails.
-    pub async fn account_by_token(&self, token_hash: &str) -> Result<Option<Account>, StoreError> {
+    pub async fn account_by_token(
+        &self,
+        token_hash: &str,
+        idle_expiry: std::time::Duration,
+    ) -> Result<Option<Account>, StoreError> {
+        let now = now_ms();
+        let cutoff = now.saturating_sub(i64::try_from(idle_expiry.as_millis()).unwrap_or(i64::MAX));
         let row = sqlx::query(
             "select a.id, a.name, a.kind from tokens t join accounts a on a.id = t.account_id \
-             where t.hash = $1 and t.revoked_at is null",
+             where t.hash = $1 and t.revoked_at is null and coalesce(t.last_used_at, t.created_at) > $2",
         )
         .bind(token_hash)
+        .bind(cutoff)
         .fetch_optional(self.pool())
         .await?;
-        row.as_ref().map(account).transpose()
+        let Some(row) = row else { return Ok(None) };
+        sqlx::query("update tokens set last_used_at = $1 where hash = $2 and coalesce(last_used_at, created_at) < $3")
+            .bind(now)
+            .bind(token_hash)
+            .bind(now - 60_000)
+            .execute(self.pool())
+            .await?;
+        account(&row).map(Some)
+    }
+
+    /// Revokes every live token of an account ("sign out everywhere"); returns their hashes.
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub async fn revoke_all_tokens(&self, account: &AccountId) -> Result<Vec<String>, StoreError> {
+        let mut tx = self.pool().begin().await?;
+        let rows = sqlx::query("select hash from tokens where account_id = $1 and revoked_at is null")
+            .bind(account.as_str())
+            .fetch_all(&mut *tx)
+            .await?;
+        let hashes = rows.iter().map(|r| text(r, "hash")).collect::<Result<Vec<_>, _>>()?;
+        sqlx::query("update tokens set revoked_at = $1 where account_id = $2 and revoked_at is null")
+            .bind(now_ms())
+            .bind(account.as_str())
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(hashes)
+    }
+
+    /// Deletes revoked tokens, tokens unused for `idle_expiry`, and then the guest accounts that
+    /// no token, game or lobby refers to any more (nobody can sign in as them again). Returns how
+    /// many tokens and guests went.
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub async fn purge_expired(&self, idle_expiry: std::time::Duration) -> Result<(u64, u64), StoreError> {
+        let cutoff = now_ms().saturating_sub(i64::try_from(idle_expiry.as_millis()).unwrap_or(i64::MAX));
+        let tokens =
+            sqlx::query("delete from tokens where revoked_at is not null or coalesce(last_used_at, created_at) <= $1")
+                .bind(cutoff)
+                .execute(self.pool())
+                .await?
+                .rows_affected();
+        let guests = sqlx::query(
+            "delete from accounts where kind = 'guest' and created_at <= $1 \
+             and not exists (select 1 from tokens t where t.account_id = accounts.id) \
+             and not exists (select 1 from game_players p where p.account_id = accounts.id) \
+             and not exists (select 1 from lobbies l where l.host = accounts.id)",
+        )
+        .bind(cutoff)
+        .execute(self.pool())
+        .await?
+        .rows_affected();
+        Ok((tokens, guests))
     }
 
     /// Revokes a token; true if it was live.

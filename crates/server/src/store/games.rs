@@ -1,10 +1,42 @@
 //! Games and their write-ahead action logs.
 
 use super::{int, json, opt_int, opt_text, text, LobbyRecord, Store, StoreError};
+use crate::clock::TurnLimit;
 use crate::ids::{now_ms, AccountId, GameId, LobbyId};
 use game_core::{GameLog, LogEntry, Outcome, Seat, Seed, StateHash};
 use serde::Serialize;
 use serde_json::Value;
+
+/// Where a stored game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameStatus {
+    /// Being played.
+    Running,
+    /// Over, with an outcome.
+    Finished,
+    /// Its log no longer replays (or its row is unreadable): kept, not played.
+    Broken,
+}
+
+impl GameStatus {
+    fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Running => "running",
+            GameStatus::Finished => "finished",
+            GameStatus::Broken => "broken",
+        }
+    }
+
+    fn parse(s: &str) -> Result<GameStatus, StoreError> {
+        match s {
+            "running" => Ok(GameStatus::Running),
+            "finished" => Ok(GameStatus::Finished),
+            "broken" => Ok(GameStatus::Broken),
+            other => Err(corrupt("status", format!("unknown game status {other:?}"))),
+        }
+    }
+}
 
 /// A game about to be stored, as set up at its start.
 #[derive(Clone, Debug)]
@@ -30,11 +62,24 @@ pub struct NewGame {
     /// The invite code of a private game.
     pub invite_code: Option<String>,
     /// Per-turn time limit.
-    pub turn_seconds: Option<u64>,
+    pub turn_seconds: Option<TurnLimit>,
     /// The secret seed.
     pub seed: Seed,
     /// The state hash after setup.
     pub initial_hash: StateHash,
+}
+
+impl NewGame {
+    /// The facts that decide who may see or act in this game.
+    pub fn access(&self) -> crate::access::GameAccess<'_> {
+        crate::access::GameAccess {
+            accounts: &self.accounts,
+            bots: &self.bots,
+            public: self.public,
+            invite_code: self.invite_code.as_deref(),
+            lobby: self.lobby.as_ref(),
+        }
+    }
 }
 
 /// A stored game.
@@ -42,8 +87,8 @@ pub struct NewGame {
 pub struct GameRecord {
     /// The game as it was set up.
     pub setup: NewGame,
-    /// `running`, `finished` or `broken`.
-    pub status: String,
+    /// Running, finished or broken.
+    pub status: GameStatus,
     /// The result of a finished game.
     pub outcome: Option<Outcome>,
 }
@@ -51,7 +96,7 @@ pub struct GameRecord {
 impl GameRecord {
     /// Whether the game is over.
     pub fn finished(&self) -> bool {
-        self.status == "finished"
+        self.status == GameStatus::Finished
     }
 
     /// The complete log of this game; the seed is in it only if the game is finished.
@@ -104,8 +149,8 @@ pub struct GameSummary {
     pub seat: Seat,
     /// Seat names.
     pub seats: Vec<String>,
-    /// `running`, `finished` or `broken`.
-    pub status: String,
+    /// Running, finished or broken.
+    pub status: GameStatus,
     /// The result once finished.
     pub outcome: Option<Outcome>,
     /// Start time (unix ms).
@@ -156,11 +201,12 @@ fn game_record(row: &sqlx::any::AnyRow, accounts: Vec<AccountId>) -> Result<Game
             bots: serde_json::from_value(json(row, "bots")?).map_err(|e| corrupt("bots", e))?,
             public: int(row, "public")? != 0,
             invite_code: opt_text(row, "invite_code")?,
-            turn_seconds: opt_int(row, "turn_seconds")?.map(|t| t.max(0) as u64),
+            // Clamped into range: a value an older build stored must not stop the game loading.
+            turn_seconds: opt_int(row, "turn_seconds")?.map(|t| TurnLimit::from(u64::try_from(t).unwrap_or(0))),
             seed,
             initial_hash: StateHash(text(row, "initial_hash")?),
         },
-        status: text(row, "status")?,
+        status: GameStatus::parse(&text(row, "status")?)?,
         outcome,
     })
 }
@@ -186,7 +232,7 @@ impl Store {
         .bind(serde_json::to_string(&game.bots).map_err(|e| corrupt("bots", e))?)
         .bind(i64::from(game.public))
         .bind(game.invite_code.clone())
-        .bind(game.turn_seconds.map(|t| t as i64))
+        .bind(game.turn_seconds.map(|t| t.seconds() as i64))
         .bind(game.seed.to_hex())
         .bind(game.seed.commitment())
         .bind(&game.initial_hash.0)
@@ -204,7 +250,7 @@ impl Store {
         }
         if let Some(lobby) = lobby {
             sqlx::query("update lobbies set status = $1, state = $2, updated_at = $3 where id = $4")
-                .bind(&lobby.status)
+                .bind(lobby.status.as_str())
                 .bind(lobby.state.to_string())
                 .bind(now_ms())
                 .bind(lobby.id.as_str())
@@ -238,21 +284,16 @@ impl Store {
         }
     }
 
-    /// Every game still running, oldest first (for recovery at start-up).
+    /// The ids of every game still running, oldest first (for recovery at start-up). Only ids:
+    /// recovery reads each game on its own, so that one unreadable row stops only its game.
     ///
     /// # Errors
-    /// When the database fails or a row is unreadable.
-    pub async fn running_games(&self) -> Result<Vec<GameRecord>, StoreError> {
-        let rows =
-            sqlx::query(&format!("select {GAME_COLUMNS} from games where status = 'running' order by created_at"))
-                .fetch_all(self.pool())
-                .await?;
-        let mut games = Vec::with_capacity(rows.len());
-        for row in &rows {
-            let id = GameId(text(row, "id")?);
-            games.push(game_record(row, self.seat_accounts(&id).await?)?);
-        }
-        Ok(games)
+    /// When the database fails.
+    pub async fn running_games(&self) -> Result<Vec<GameId>, StoreError> {
+        let rows = sqlx::query("select id from games where status = 'running' order by created_at")
+            .fetch_all(self.pool())
+            .await?;
+        rows.iter().map(|row| text(row, "id").map(GameId)).collect()
     }
 
     /// Every stored action of a game, in order.
@@ -276,6 +317,29 @@ impl Store {
                 })
             })
             .collect()
+    }
+
+    /// The stored action `seq` of a game, if any (to check an append whose commit's reply was lost).
+    ///
+    /// # Errors
+    /// When the database fails or the row is unreadable.
+    pub async fn action_at(&self, game: &GameId, seq: u64) -> Result<Option<ActionRow>, StoreError> {
+        let row = sqlx::query("select seq, seat, action, state_hash from actions where game_id = $1 and seq = $2")
+            .bind(game.as_str())
+            .bind(seq as i64)
+            .fetch_optional(self.pool())
+            .await?;
+        row.map(|r| {
+            Ok(ActionRow {
+                game: game.clone(),
+                seq,
+                seat: Seat(u8::try_from(int(&r, "seat")?).map_err(|e| corrupt("seat", e))?),
+                action: json(&r, "action")?,
+                hash: StateHash(text(&r, "state_hash")?),
+                outcome: None,
+            })
+        })
+        .transpose()
     }
 
     /// Appends actions of any number of games in one commit; an action that ends its game also
@@ -324,7 +388,8 @@ impl Store {
     /// # Errors
     /// When the database fails.
     pub async fn mark_broken(&self, game: &GameId) -> Result<(), StoreError> {
-        sqlx::query("update games set status = 'broken' where id = $1")
+        sqlx::query("update games set status = $1 where id = $2")
+            .bind(GameStatus::Broken.as_str())
             .bind(game.as_str())
             .execute(self.pool())
             .await?;
@@ -352,7 +417,7 @@ impl Store {
                     game: text(r, "game")?,
                     seat: Seat(u8::try_from(int(r, "seat")?).map_err(|e| corrupt("seat", e))?),
                     seats: serde_json::from_value(json(r, "seats")?).map_err(|e| corrupt("seats", e))?,
-                    status: text(r, "status")?,
+                    status: GameStatus::parse(&text(r, "status")?)?,
                     outcome: match opt_text(r, "outcome")? {
                         Some(o) => Some(serde_json::from_str(&o).map_err(|e| corrupt("outcome", e))?),
                         None => None,

@@ -2,6 +2,7 @@
 
 use super::{int, json, text, Store, StoreError};
 use crate::ids::{now_ms, AccountId, LobbyId};
+use crate::lobby::LobbyStatus;
 use serde_json::Value;
 
 /// A stored lobby.
@@ -13,8 +14,8 @@ pub struct LobbyRecord {
     pub game: String,
     /// Listed publicly.
     pub public: bool,
-    /// `open` or `started`.
-    pub status: String,
+    /// Open or started.
+    pub status: LobbyStatus,
     /// Its host.
     pub host: AccountId,
     /// The whole lobby state (see `lobby::Lobby`).
@@ -26,7 +27,7 @@ fn record(row: &sqlx::any::AnyRow) -> Result<LobbyRecord, StoreError> {
         id: LobbyId(text(row, "id")?),
         game: text(row, "game")?,
         public: int(row, "public")? != 0,
-        status: text(row, "status")?,
+        status: LobbyStatus::parse(&text(row, "status")?)?,
         host: AccountId(text(row, "host")?),
         state: json(row, "state")?,
     })
@@ -46,7 +47,7 @@ impl Store {
         .bind(lobby.id.as_str())
         .bind(&lobby.game)
         .bind(i64::from(lobby.public))
-        .bind(&lobby.status)
+        .bind(lobby.status.as_str())
         .bind(lobby.host.as_str())
         .bind(lobby.state.to_string())
         .bind(now)
@@ -66,7 +67,7 @@ impl Store {
             "update lobbies set public = $1, status = $2, host = $3, state = $4, updated_at = $5 where id = $6",
         )
         .bind(i64::from(lobby.public))
-        .bind(&lobby.status)
+        .bind(lobby.status.as_str())
         .bind(lobby.host.as_str())
         .bind(lobby.state.to_string())
         .bind(now_ms())
@@ -101,5 +102,23 @@ impl Store {
         .fetch_all(self.pool())
         .await?;
         rows.iter().map(record).collect()
+    }
+}
+
+impl LobbyStatus {
+    /// The status column's value.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            LobbyStatus::Open => "open",
+            LobbyStatus::Started => "started",
+        }
+    }
+
+    fn parse(s: &str) -> Result<LobbyStatus, StoreError> {
+        match s {
+            "open" => Ok(LobbyStatus::Open),
+            "started" => Ok(LobbyStatus::Started),
+            other => Err(StoreError::Corrupt(format!("status: unknown lobby status {other:?}"))),
+        }
     }
 }

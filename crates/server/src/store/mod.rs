@@ -10,7 +10,7 @@ mod lobbies;
 pub mod writer;
 
 pub use accounts::{Account, AccountKind};
-pub use games::{ActionRow, GameRecord, GameSummary, NewGame};
+pub use games::{ActionRow, GameRecord, GameStatus, GameSummary, NewGame};
 pub use lobbies::LobbyRecord;
 
 use sqlx::any::{AnyPoolOptions, AnyRow};

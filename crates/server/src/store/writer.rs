@@ -4,33 +4,94 @@
 //! the writer is free goes into one transaction, so under load many tables share one commit
 //! (one fsync) instead of each paying for its own. If a batch fails, its appends are retried one
 //! by one so that one bad append cannot fail the others.
+//!
+//! Two failures need more than a retry:
+//! - A commit whose reply was lost (the connection dropped after the database committed): the
+//!   retry then conflicts on the primary key. The stored row is read back; if it is this very
+//!   append (same seat, action and state hash) it *was* committed and is reported so.
+//!   Otherwise the table's state is not what is stored ([`AppendError::Diverged`]).
+//! - An unreachable database: the writer marks the store down and answers every append at once
+//!   with [`AppendError::Unavailable`] (rather than each waiting out the pool's timeout in turn),
+//!   probes it in the background, and takes appends again as soon as it answers.
 
 use super::{ActionRow, Store, StoreError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
 /// The most appends committed together.
 const MAX_BATCH: usize = 256;
 
+/// How often an unreachable store is probed.
+const PROBE_EVERY: Duration = Duration::from_millis(500);
+
 struct Append {
     row: ActionRow,
-    done: oneshot::Sender<Result<(), String>>,
+    done: oneshot::Sender<Result<(), AppendError>>,
 }
 
 /// A handle to the writer task (cheap to clone).
 #[derive(Clone, Debug)]
 pub struct Writer {
     tx: mpsc::Sender<Append>,
+    health: Health,
 }
 
 /// Why an append was not committed.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 pub enum AppendError {
     /// The writer has stopped (the server is shutting down).
     #[error("the store writer has stopped")]
     Stopped,
+    /// The database cannot be reached; nothing was written.
+    #[error("the store is unavailable")]
+    Unavailable,
+    /// Another action is stored under this one's sequence number: the table is not in step with
+    /// the store and must be reloaded from it.
+    #[error("a different action is stored at seq {seq}")]
+    Diverged {
+        /// The sequence number.
+        seq: u64,
+    },
     /// The database refused or failed.
     #[error("append failed: {0}")]
     Failed(String),
+}
+
+/// Whether the store answers, shared by the writer and its handles.
+#[derive(Clone, Debug, Default)]
+pub struct Health {
+    down: Arc<AtomicBool>,
+    probing: Arc<AtomicBool>,
+}
+
+impl Health {
+    /// Whether the store is known to be unreachable now.
+    pub fn is_down(&self) -> bool {
+        self.down.load(Ordering::SeqCst)
+    }
+
+    /// Marks the store down and starts probing it until it answers again.
+    fn went_down(&self, store: &Store) {
+        self.down.store(true, Ordering::SeqCst);
+        if self.probing.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        tracing::error!("the store is unreachable: actions are refused until it answers again");
+        let (health, store) = (self.clone(), store.clone());
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(PROBE_EVERY).await;
+                if store.ping().await.is_ok() {
+                    health.down.store(false, Ordering::SeqCst);
+                    health.probing.store(false, Ordering::SeqCst);
+                    tracing::info!("the store answers again");
+                    return;
+                }
+            }
+        });
+    }
 }
 
 impl Writer {
@@ -38,8 +99,14 @@ impl Writer {
     /// what is queued; await the returned handle to know that every accepted append is written.
     pub fn spawn(store: Store) -> (Writer, tokio::task::JoinHandle<()>) {
         let (tx, rx) = mpsc::channel(4 * MAX_BATCH);
-        let task = tokio::spawn(run(store, rx));
-        (Writer { tx }, task)
+        let health = Health::default();
+        let task = tokio::spawn(run(store, rx, health.clone()));
+        (Writer { tx, health }, task)
+    }
+
+    /// Whether the store answers (as far as the writer knows).
+    pub fn health(&self) -> &Health {
+        &self.health
     }
 
     /// Appends one action and waits until it is committed.
@@ -47,44 +114,76 @@ impl Writer {
     /// # Errors
     /// [`AppendError`] if it was not committed.
     pub async fn append(&self, row: ActionRow) -> Result<(), AppendError> {
+        if self.health.is_down() {
+            return Err(AppendError::Unavailable);
+        }
         let (done, wait) = oneshot::channel();
         self.tx.send(Append { row, done }).await.map_err(|_| AppendError::Stopped)?;
-        match wait.await {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => Err(AppendError::Failed(e)),
-            Err(_) => Err(AppendError::Stopped),
-        }
+        wait.await.unwrap_or(Err(AppendError::Stopped))
     }
 }
 
-async fn run(store: Store, mut rx: mpsc::Receiver<Append>) {
+/// Whether a failure means the database cannot be reached (rather than refused this append).
+fn unreachable(e: &StoreError) -> bool {
+    matches!(
+        e,
+        StoreError::Db(
+            sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Protocol(_)
+        )
+    )
+}
+
+async fn run(store: Store, mut rx: mpsc::Receiver<Append>, health: Health) {
     let mut batch: Vec<Append> = Vec::with_capacity(MAX_BATCH);
     while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
-        match store.append_actions(batch.iter().map(|a| &a.row)).await {
-            Ok(()) => {
-                for append in batch.drain(..) {
-                    let _ = append.done.send(Ok(()));
-                }
+        if health.is_down() {
+            for append in batch.drain(..) {
+                let _ = append.done.send(Err(AppendError::Unavailable));
             }
-            Err(e) if batch.len() == 1 => {
-                report(&e);
-                for append in batch.drain(..) {
-                    let _ = append.done.send(Err(e.to_string()));
-                }
+            continue;
+        }
+        let started = std::time::Instant::now();
+        let committed = store.append_actions(batch.iter().map(|a| &a.row)).await;
+        crate::metrics::batch_committed(batch.len(), started.elapsed());
+        if committed.is_ok() {
+            for append in batch.drain(..) {
+                let _ = append.done.send(Ok(()));
             }
-            Err(_) => {
-                for append in batch.drain(..) {
-                    let result = store.append_actions(std::slice::from_ref(&append.row)).await;
-                    if let Err(e) = &result {
-                        report(e);
-                    }
-                    let _ = append.done.send(result.map_err(|e| e.to_string()));
-                }
+            continue;
+        }
+        // One by one: an append that conflicts may have been committed by this very batch
+        // (its reply lost), and one bad append must not fail the others.
+        for append in batch.drain(..) {
+            let result = append_one(&store, &append.row).await;
+            if matches!(result, Err(AppendError::Unavailable)) {
+                health.went_down(&store);
             }
+            let _ = append.done.send(result);
         }
     }
 }
 
-fn report(e: &StoreError) {
-    tracing::error!(error = %e, "action append failed");
+async fn append_one(store: &Store, row: &ActionRow) -> Result<(), AppendError> {
+    let error = match store.append_actions(std::slice::from_ref(row)).await {
+        Ok(()) => return Ok(()),
+        Err(e) => e,
+    };
+    if unreachable(&error) {
+        tracing::error!(game = %row.game, seq = row.seq, error = %error, "action append failed: store unreachable");
+        return Err(AppendError::Unavailable);
+    }
+    if matches!(error, StoreError::Conflict(_)) {
+        match store.action_at(&row.game, row.seq).await {
+            Ok(Some(stored)) if stored.seat == row.seat && stored.action == row.action && stored.hash == row.hash => {
+                tracing::warn!(game = %row.game, seq = row.seq, "action found committed (its commit's reply was lost)");
+                return Ok(());
+            }
+            Ok(Some(_)) => return Err(AppendError::Diverged { seq: row.seq }),
+            Ok(None) => {}
+            Err(e) if unreachable(&e) => return Err(AppendError::Unavailable),
+            Err(_) => {}
+        }
+    }
+    tracing::error!(game = %row.game, seq = row.seq, error = %error, "action append failed");
+    Err(AppendError::Failed(error.to_string()))
 }

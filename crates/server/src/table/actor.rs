@@ -6,8 +6,8 @@
 
 use super::{rebuild, Command, ConnId, Outbox, Rebuilt, TableConfig, TableInfo};
 use crate::catalog::Catalog;
+use crate::clock::deadline;
 use crate::error::ApiError;
-use crate::ids::GameId;
 use crate::protocol::{error_text, EventOut, ServerMsg};
 use crate::store::writer::{AppendError, Writer};
 use crate::store::{ActionRow, Store};
@@ -34,6 +34,19 @@ struct ViewerSync {
     subscribers: Vec<(ConnId, Outbox)>,
     /// Whether to keep the view and history even with no subscriber (players who may reconnect).
     keep: bool,
+    /// Its legal actions at the table's version (kept viewers only).
+    legal: Vec<Value>,
+    /// The version since which `legal` has not changed: an action sent for any version from
+    /// this one on was chosen among the very options the seat has now, so it is not stale.
+    legal_since: u64,
+}
+
+/// Where a table's actions go (the writer) and where it reloads its game from after a failed
+/// commit (the store, replayed with the catalog's engine).
+pub(super) struct Persistence {
+    pub(super) writer: Writer,
+    pub(super) store: Store,
+    pub(super) catalog: Arc<Catalog>,
 }
 
 pub(super) struct Actor {
@@ -49,8 +62,9 @@ pub(super) struct Actor {
     writer: Writer,
     shutdown: CancellationToken,
     config: TableConfig,
-    /// Set when the table could not be reloaded after a failed commit: it stops.
-    broken: bool,
+    /// Set when a commit failed after the action was applied: the state has run ahead of the
+    /// store, and is reloaded from it before anything else is played or shown.
+    needs_reload: bool,
     bot: RandomBot,
     bot_due: Option<Instant>,
     turn_due: Option<Instant>,
@@ -63,9 +77,7 @@ impl Actor {
         rebuilt: Rebuilt,
         seed: Seed,
         rx: mpsc::Receiver<Command>,
-        store: Store,
-        catalog: Arc<Catalog>,
-        writer: Writer,
+        Persistence { writer, store, catalog }: Persistence,
         shutdown: CancellationToken,
         config: TableConfig,
     ) -> Actor {
@@ -83,6 +95,11 @@ impl Actor {
                     history: VecDeque::new(),
                     subscribers: vec![],
                     keep,
+                    legal: match viewer {
+                        Viewer::Seat(seat) if keep && game.to_act().contains(&seat) => game.legal_actions(seat),
+                        _ => Vec::new(),
+                    },
+                    legal_since: rebuilt.version,
                 }
             })
             .collect();
@@ -99,7 +116,7 @@ impl Actor {
             writer,
             shutdown,
             config,
-            broken: false,
+            needs_reload: false,
             bot: RandomBot::new(GameRng::from_seed(Seed::random())),
             bot_due: None,
             turn_due: None,
@@ -114,8 +131,8 @@ impl Actor {
     }
 
     /// Runs until shutdown, until every handle is gone, or until a finished game is left idle.
-    pub(super) async fn run(mut self) -> GameId {
-        while !self.broken {
+    pub(super) async fn run(mut self) {
+        loop {
             let due = [self.bot_due, self.turn_due, self.idle_due].into_iter().flatten().min();
             tokio::select! {
                 biased;
@@ -140,12 +157,18 @@ impl Actor {
                 out.send(error_text(&error, req, Some(&self.info.id)));
             }
         }
-        self.info.id.clone()
     }
 
     async fn handle(&mut self, command: Command) {
         match command {
-            Command::Subscribe { conn, viewer, last_version, out } => self.subscribe(conn, viewer, last_version, out),
+            Command::Subscribe { conn, viewer, last_version, out } => {
+                // Never show a position the store does not hold.
+                if self.needs_reload && !self.reload().await {
+                    out.send(error_text(&ApiError::Unavailable, None, Some(&self.info.id)));
+                    return;
+                }
+                self.subscribe(conn, viewer, last_version, out)
+            }
             Command::Unsubscribe { conn } => {
                 for v in &mut self.viewers {
                     v.subscribers.retain(|(c, _)| *c != conn);
@@ -153,23 +176,37 @@ impl Actor {
                 self.schedule_idle();
             }
             Command::Action { seat, version, action, req, out } => {
-                let text = match self.client_action(seat, version, action).await {
+                let answer = Answer { out: Some(out), req, game: self.info.id.clone() };
+                let started = std::time::Instant::now();
+                let result = self.client_action(seat, version, action).await;
+                crate::metrics::action_done(&result, started.elapsed());
+                answer.send(match result {
                     Ok(version) => ServerMsg::Ack { req, game: &self.info.id, version }.to_text(),
                     Err(e) => error_text(&e, req, Some(&self.info.id)),
-                };
-                out.send(text);
+                });
             }
         }
     }
 
     async fn client_action(&mut self, seat: Seat, version: u64, action: Value) -> Result<u64, ApiError> {
+        if self.needs_reload && !self.reload().await {
+            return Err(ApiError::Unavailable);
+        }
         if self.finished() {
             return Err(ApiError::GameFinished);
         }
-        if version != self.version {
+        if version != self.version && !self.still_current(seat, version) {
             return Err(ApiError::StaleVersion { current: self.version, sent: version });
         }
         self.play(seat, action).await
+    }
+
+    /// Whether an action `seat` chose at an older `version` may still be played: the seat's
+    /// legal actions have not changed since then (another seat deciding at the same time, say),
+    /// so it chose among exactly the options it has now.
+    fn still_current(&self, seat: Seat, version: u64) -> bool {
+        version < self.version
+            && self.viewers.iter().any(|v| v.viewer == Viewer::Seat(seat) && v.keep && v.legal_since <= version)
     }
 
     /// Applies an action, commits it to the store, and only then tells every subscriber.
@@ -177,7 +214,9 @@ impl Actor {
     /// The state is not copied first: `apply` leaves it untouched when it rejects an action, and
     /// nothing else reads it until the commit is answered (this task waits for it). If the commit
     /// fails, the state has run ahead of the store, and the store is the truth (a commit whose
-    /// answer was lost may even have succeeded): the table reloads the game from the store.
+    /// answer was lost may even have succeeded, and a diverged seq means another action is
+    /// stored there): the table reloads the game from the store, now or, if the store cannot be
+    /// reached, before it next plays or shows anything.
     async fn play(&mut self, seat: Seat, action: Value) -> Result<u64, ApiError> {
         if self.shutdown.is_cancelled() {
             return Err(ApiError::ShuttingDown);
@@ -194,12 +233,20 @@ impl Actor {
         if let Err(e) = self.writer.append(row).await {
             let error = match e {
                 AppendError::Stopped => ApiError::ShuttingDown,
+                AppendError::Unavailable => ApiError::Unavailable,
+                AppendError::Diverged { seq } => {
+                    tracing::error!(game = %self.info.id, seq, "table out of step with the store; reloading");
+                    ApiError::Internal
+                }
                 AppendError::Failed(e) => {
                     tracing::error!(game = %self.info.id, error = %e, "action not committed");
                     ApiError::Internal
                 }
             };
-            self.reload().await;
+            self.needs_reload = true;
+            if !self.shutdown.is_cancelled() {
+                self.reload().await;
+            }
             return Err(error);
         }
         self.version += 1;
@@ -211,14 +258,9 @@ impl Actor {
         Ok(self.version)
     }
 
-    /// Reloads the game from the store after a failed commit, and sends every subscriber a
-    /// snapshot of it; if even that fails, the table stops (the next request loads it afresh).
-    async fn reload(&mut self) {
-        if self.shutdown.is_cancelled() {
-            // Nothing more is played; the store is read again at the next start.
-            self.broken = true;
-            return;
-        }
+    /// Reloads the game from the store and sends every subscriber a snapshot of it. False (and
+    /// the reload is tried again later) when the store cannot be read.
+    async fn reload(&mut self) -> bool {
         let id = self.info.id.clone();
         let loaded = match (self.store.game(&id).await, self.store.actions(&id).await) {
             (Ok(Some(record)), Ok(actions)) => rebuild(&self.catalog, &record, &actions),
@@ -228,18 +270,24 @@ impl Actor {
         let Rebuilt { game, version } = match loaded {
             Ok(rebuilt) => rebuilt,
             Err(e) => {
-                tracing::error!(game = %id, error = %e, "table not reloaded after a failed commit; it stops");
-                self.broken = true;
-                return;
+                tracing::error!(game = %id, error = %e, "table not reloaded from the store yet");
+                return false;
             }
         };
         tracing::warn!(game = %id, version, "table reloaded from the store after a failed commit");
         self.game = game;
         self.version = version;
+        self.needs_reload = false;
+        let to_act = self.game.to_act();
         for i in 0..self.viewers.len() {
             let v = &mut self.viewers[i];
             v.history.clear();
             v.view = None;
+            v.legal = match v.viewer {
+                Viewer::Seat(seat) if v.keep && to_act.contains(&seat) => self.game.legal_actions(seat),
+                _ => Vec::new(),
+            };
+            v.legal_since = version;
             let subscribers = std::mem::take(&mut v.subscribers);
             let viewer = v.viewer;
             for (conn, out) in subscribers {
@@ -247,6 +295,7 @@ impl Actor {
             }
         }
         self.schedule();
+        true
     }
 
     /// The legal actions sent to `viewer`: only a seat the game waits for has any.
@@ -272,6 +321,10 @@ impl Actor {
             let new_view = self.game.view_json(viewer);
             let legal = self.legal_actions(viewer, &to_act);
             let v = &mut self.viewers[i];
+            if v.keep && v.legal != legal {
+                v.legal.clone_from(&legal);
+                v.legal_since = self.version;
+            }
             let Some(old_view) = v.view.as_ref() else {
                 v.view = Some(new_view);
                 continue;
@@ -367,18 +420,18 @@ impl Actor {
         let is_bot = |s: &Seat| self.info.bots.get(s.index()).copied().unwrap_or(false);
         let now = Instant::now();
         if to_act.iter().any(is_bot) {
-            self.bot_due = Some(now + self.config.bot_delay);
+            self.bot_due = deadline(now, self.config.bot_delay);
         }
-        if let Some(seconds) = self.info.turn_seconds {
+        if let Some(limit) = self.info.turn_seconds {
             if to_act.iter().any(|s| !is_bot(s)) {
-                self.turn_due = Some(now + std::time::Duration::from_secs(seconds));
+                self.turn_due = deadline(now, limit.duration());
             }
         }
     }
 
     fn schedule_idle(&mut self) {
         if self.finished() && self.viewers.iter().all(|v| v.subscribers.is_empty()) {
-            self.idle_due = Some(Instant::now() + self.config.idle_finished);
+            self.idle_due = deadline(Instant::now(), self.config.idle_finished);
         }
     }
 
@@ -408,9 +461,33 @@ impl Actor {
         if let Err(e) = self.play(seat, action).await {
             tracing::warn!(game = %self.info.id, %seat, error = %e, "bot move failed");
             // Try again later rather than spinning.
-            self.bot_due =
-                self.bot_due.map(|_| Instant::now() + self.config.bot_delay.max(std::time::Duration::from_millis(500)));
-            self.turn_due = self.turn_due.map(|_| Instant::now() + std::time::Duration::from_secs(1));
+            let retry = self.config.bot_delay.max(std::time::Duration::from_millis(500));
+            self.bot_due = self.bot_due.and_then(|_| deadline(Instant::now(), retry));
+            self.turn_due = self.turn_due.and_then(|_| deadline(Instant::now(), std::time::Duration::from_secs(1)));
+        }
+    }
+}
+
+/// The answer owed to the sender of an action. If the table fails before answering (an engine
+/// panic unwinds the task), dropping it still tells the sender: `server/internal`.
+struct Answer {
+    out: Option<Outbox>,
+    req: Option<u64>,
+    game: crate::ids::GameId,
+}
+
+impl Answer {
+    fn send(mut self, text: Arc<str>) {
+        if let Some(out) = self.out.take() {
+            out.send(text);
+        }
+    }
+}
+
+impl Drop for Answer {
+    fn drop(&mut self) {
+        if let Some(out) = self.out.take() {
+            out.send(error_text(&ApiError::Internal, self.req, Some(&self.game)));
         }
     }
 }

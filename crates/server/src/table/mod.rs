@@ -7,12 +7,13 @@
 mod actor;
 
 use crate::catalog::Catalog;
+use crate::clock::TurnLimit;
 use crate::error::ApiError;
 use crate::ids::{AccountId, GameId, LobbyId};
 use crate::store::writer::Writer;
-use crate::store::{ActionRow, GameRecord, Store};
+use crate::store::{ActionRow, GameRecord, GameStatus, Store, StoreError};
 use game_core::replay::{replay, HashCheck, ReplayStart};
-use game_core::{DynGame, Seat, Seed, Viewer};
+use game_core::{DynGame, Seat, Viewer};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -48,13 +49,19 @@ pub struct TableInfo {
     /// The invite code that lets someone watch a private game.
     pub invite_code: Option<String>,
     /// Per-turn time limit.
-    pub turn_seconds: Option<u64>,
+    pub turn_seconds: Option<TurnLimit>,
 }
 
 impl TableInfo {
-    /// The seat `account` plays, if any.
-    pub fn seat_of(&self, account: &AccountId) -> Option<Seat> {
-        self.accounts.iter().zip(&self.bots).position(|(a, bot)| a == account && !bot).map(|i| Seat(i as u8))
+    /// The facts that decide who may see or act in this game.
+    pub fn access(&self) -> crate::access::GameAccess<'_> {
+        crate::access::GameAccess {
+            accounts: &self.accounts,
+            bots: &self.bots,
+            public: self.public,
+            invite_code: self.invite_code.as_deref(),
+            lobby: self.lobby.as_ref(),
+        }
     }
 }
 
@@ -186,41 +193,87 @@ impl Tables {
         if self.shutdown.is_cancelled() {
             return Err(ApiError::ShuttingDown);
         }
-        let record = self.store.game(id).await?.ok_or(ApiError::GameNotFound)?;
-        if record.status == "broken" {
+        let record = match self.store.game(id).await {
+            Ok(record) => record.ok_or(ApiError::GameNotFound)?,
+            // Its row no longer reads: it cannot be played (recovery marked it broken).
+            Err(StoreError::Corrupt(e)) => {
+                tracing::error!(game = %id, error = %e, "unreadable game row");
+                return Err(ApiError::GameBroken);
+            }
+            Err(e) => return Err(e.into()),
+        };
+        if record.status == GameStatus::Broken {
             return Err(ApiError::GameBroken);
         }
         let actions = self.store.actions(id).await?;
-        let rebuilt = rebuild(&self.catalog, &record, &actions).map_err(|e| {
+        let rebuilt = self.rebuild_blocking(&record, actions).await.map_err(|e| {
             tracing::error!(game = %id, error = %e, "a stored game no longer replays");
             ApiError::GameBroken
         })?;
         Ok(self.spawn(&record, rebuilt))
     }
 
-    /// Rebuilds and starts every unfinished game; a game whose log does not replay is marked
-    /// broken. Returns (restored, broken).
+    /// [`Tables::rebuild_guarded`] on a blocking thread: a long game's replay must not hold up an
+    /// async worker (and every socket it serves).
+    async fn rebuild_blocking(
+        self: &Arc<Self>,
+        record: &GameRecord,
+        actions: Vec<ActionRow>,
+    ) -> Result<Rebuilt, String> {
+        let (tables, record) = (Arc::clone(self), record.clone());
+        tokio::task::spawn_blocking(move || tables.rebuild_guarded(&record, &actions))
+            .await
+            .unwrap_or_else(|_| Err("the replay task failed".into()))
+    }
+
+    /// [`Tables::rebuild`], with an engine panic turned into an error: one game's bug must not
+    /// take the caller (start-up recovery, or a request) down with it.
+    fn rebuild_guarded(&self, record: &GameRecord, actions: &[ActionRow]) -> Result<Rebuilt, String> {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.rebuild(record, actions)))
+            .unwrap_or_else(|_| Err("the engine panicked while replaying the log".into()))
+    }
+
+    /// Rebuilds a game from its setup and stored actions, checking every stored hash.
     ///
     /// # Errors
-    /// When the store fails.
+    /// A description of the first mismatch.
+    pub fn rebuild(&self, record: &GameRecord, actions: &[ActionRow]) -> Result<Rebuilt, String> {
+        rebuild(&self.catalog, record, actions)
+    }
+
+    /// Rebuilds and starts every unfinished game. A game that cannot be restored (an unreadable
+    /// row, a log that does not replay, an engine that panics on it) is marked broken and the
+    /// others start: no single stored game can keep the server from starting. Returns
+    /// (restored, broken).
+    ///
+    /// # Errors
+    /// When the store cannot list the running games or mark one broken.
     pub async fn recover(self: &Arc<Self>) -> Result<(usize, usize), crate::store::StoreError> {
         let (mut restored, mut broken) = (0, 0);
-        for record in self.store.running_games().await? {
-            let actions = self.store.actions(&record.setup.id).await?;
-            match rebuild(&self.catalog, &record, &actions) {
-                Ok(rebuilt) => {
-                    tracing::info!(game = %record.setup.id, version = rebuilt.version, "restored game");
-                    self.spawn(&record, rebuilt);
+        for id in self.store.running_games().await? {
+            match self.restore(&id).await {
+                Ok(version) => {
+                    tracing::info!(game = %id, version, "restored game");
                     restored += 1;
                 }
                 Err(e) => {
-                    tracing::error!(game = %record.setup.id, error = %e, "game does not replay; marked broken");
-                    self.store.mark_broken(&record.setup.id).await?;
+                    tracing::error!(game = %id, error = %e, "game cannot be restored; marked broken");
+                    self.store.mark_broken(&id).await?;
                     broken += 1;
                 }
             }
         }
         Ok((restored, broken))
+    }
+
+    /// Reads, rebuilds and starts one stored game; returns its version.
+    async fn restore(self: &Arc<Self>, id: &GameId) -> Result<u64, String> {
+        let record = self.store.game(id).await.map_err(|e| e.to_string())?.ok_or("the game row is gone")?;
+        let actions = self.store.actions(id).await.map_err(|e| e.to_string())?;
+        let rebuilt = self.rebuild_blocking(&record, actions).await?;
+        let version = rebuilt.version;
+        self.spawn(&record, rebuilt);
+        Ok(version)
     }
 
     /// Starts the task of a table (or returns the one already live for that game).
@@ -246,23 +299,27 @@ impl Tables {
                 return existing.clone();
             }
             map.insert(setup.id.clone(), handle.clone());
+            crate::metrics::live_tables(map.len());
         }
         let actor = actor::Actor::new(
             info,
             rebuilt,
             setup.seed,
             rx,
-            self.store.clone(),
-            self.catalog.clone(),
-            self.writer.clone(),
+            actor::Persistence {
+                writer: self.writer.clone(),
+                store: self.store.clone(),
+                catalog: self.catalog.clone(),
+            },
             self.shutdown.clone(),
             self.config.clone(),
         );
-        let tables = Arc::clone(self);
-        let instance = handle.instance;
+        let registered = Registered { tables: Arc::clone(self), id: setup.id.clone(), instance: handle.instance };
         self.tracker.spawn(async move {
-            let id = actor.run().await;
-            tables.remove(&id, instance);
+            // Dropped however the task ends, a panic included: the game then leaves the registry
+            // and the next request reloads it from the store.
+            let _registered = registered;
+            actor.run().await;
         });
         handle
     }
@@ -271,6 +328,7 @@ impl Tables {
         if let Ok(mut map) = self.map.write() {
             if map.get(id).is_some_and(|h| h.instance == instance) {
                 map.remove(id);
+                crate::metrics::live_tables(map.len());
             }
         }
     }
@@ -280,14 +338,26 @@ impl Tables {
         self.tracker.close();
         self.tracker.wait().await;
     }
+}
 
-    /// Draws a seed for a new game.
-    pub fn new_seed() -> Seed {
-        Seed::random()
+/// A live table's place in the registry, given up when its task ends (see [`Tables::spawn`]).
+struct Registered {
+    tables: Arc<Tables>,
+    id: GameId,
+    instance: u64,
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            tracing::error!(game = %self.id, "the table failed; it is reloaded from the store on the next request");
+        }
+        self.tables.remove(&self.id, self.instance);
     }
 }
 
-/// Rebuilds a game from its setup and stored actions, checking every stored hash.
+/// Rebuilds a game from its setup and stored actions with game-core's replay loop, checking
+/// every stored hash.
 ///
 /// # Errors
 /// A description of the first mismatch.

@@ -2,12 +2,15 @@
 //! HTTP and WebSocket clients.
 #![allow(dead_code)]
 
+use chapterhouse::catalog::Catalog;
+use chapterhouse::limits::{LimitsConfig, Rate};
 use chapterhouse::serve::{serve, ServerConfig};
 use chapterhouse::table::TableConfig;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use sqlx::Connection;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpStream;
 use tokio::sync::oneshot;
@@ -96,6 +99,34 @@ pub fn fast_tables() -> TableConfig {
     TableConfig { bot_delay: Duration::from_millis(0), idle_finished: Duration::from_secs(60) }
 }
 
+/// The configuration of a test server on `db` (standard catalog, fast tables, generous limits).
+pub fn config(db: &TestDb) -> ServerConfig {
+    ServerConfig {
+        database_url: db.url.clone(),
+        web_dir: "web".into(),
+        tables: fast_tables(),
+        socket_queue: chapterhouse::outbox::DEFAULT_CAPACITY,
+        catalog: Arc::new(Catalog::standard()),
+        limits: generous_limits(),
+        trust_forwarded_for: false,
+    }
+}
+
+/// Limits no ordinary test reaches (every test client shares one address); the limit tests set
+/// their own.
+pub fn generous_limits() -> LimitsConfig {
+    let plenty = Rate::new(1_000_000, Duration::from_secs(1));
+    LimitsConfig {
+        sign_in: plenty,
+        new_accounts: plenty,
+        new_lobbies: plenty,
+        socket_messages: plenty,
+        sockets_per_ip: 10_000,
+        sockets_total: 10_000,
+        ..LimitsConfig::default()
+    }
+}
+
 impl TestServer {
     /// Starts a server on 127.0.0.1:0 against `db`.
     pub async fn start(db: &TestDb) -> TestServer {
@@ -109,10 +140,37 @@ impl TestServer {
 
     /// Starts a server with table settings and a socket queue of `socket_queue` messages.
     pub async fn start_configured(db: &TestDb, tables: TableConfig, socket_queue: usize) -> TestServer {
+        let config = ServerConfig {
+            database_url: db.url.clone(),
+            web_dir: "web".into(),
+            tables,
+            socket_queue,
+            catalog: Arc::new(Catalog::standard()),
+            limits: generous_limits(),
+            trust_forwarded_for: false,
+        };
+        TestServer::start_config(config).await
+    }
+
+    /// Starts a server hosting the games of `catalog`.
+    pub async fn start_with_catalog(db: &TestDb, catalog: Arc<Catalog>) -> TestServer {
+        let config = ServerConfig {
+            database_url: db.url.clone(),
+            web_dir: "web".into(),
+            tables: fast_tables(),
+            socket_queue: chapterhouse::outbox::DEFAULT_CAPACITY,
+            catalog,
+            limits: generous_limits(),
+            trust_forwarded_for: false,
+        };
+        TestServer::start_config(config).await
+    }
+
+    /// Starts a server with `config`.
+    pub async fn start_config(config: ServerConfig) -> TestServer {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("addr");
         let (stop, stopped) = oneshot::channel::<()>();
-        let config = ServerConfig { database_url: db.url.clone(), web_dir: "web".into(), tables, socket_queue };
         let task = tokio::spawn(serve(listener, config, async move {
             let _ = stopped.await;
         }));
@@ -209,6 +267,19 @@ pub fn code(body: &Value) -> &str {
     body["error"]["code"].as_str().unwrap_or("")
 }
 
+/// The upgrade request of a socket to `addr`: the token, if any, travels as a subprotocol, as the
+/// web client sends it (docs/protocol.md).
+pub fn ws_request(addr: SocketAddr, token: Option<&str>) -> tokio_tungstenite::tungstenite::handshake::client::Request {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut request = format!("ws://{addr}/ws").into_client_request().expect("ws request");
+    let protocols = match token {
+        Some(t) => format!("chapterhouse, chapterhouse.token.{t}"),
+        None => "chapterhouse".to_string(),
+    };
+    request.headers_mut().insert("sec-websocket-protocol", protocols.parse().expect("header value"));
+    request
+}
+
 /// A WebSocket client.
 pub struct Ws {
     stream: WebSocketStream<MaybeTlsStream<TcpStream>>,
@@ -217,11 +288,7 @@ pub struct Ws {
 impl Ws {
     /// Connects (with a token if given) and reads the welcome.
     pub async fn connect(addr: SocketAddr, token: Option<&str>) -> Ws {
-        let url = match token {
-            Some(t) => format!("ws://{addr}/ws?token={t}"),
-            None => format!("ws://{addr}/ws"),
-        };
-        let (stream, _) = tokio_tungstenite::connect_async(url).await.expect("ws connect");
+        let (stream, _) = tokio_tungstenite::connect_async(ws_request(addr, token)).await.expect("ws connect");
         let mut ws = Ws { stream };
         let welcome = ws.recv().await;
         assert_eq!(welcome["type"], "welcome", "first message is the welcome: {welcome}");
@@ -230,21 +297,14 @@ impl Ws {
 
     /// Connects without reading anything.
     pub async fn connect_raw(addr: SocketAddr, token: Option<&str>) -> Ws {
-        let url = match token {
-            Some(t) => format!("ws://{addr}/ws?token={t}"),
-            None => format!("ws://{addr}/ws"),
-        };
-        let (stream, _) = tokio_tungstenite::connect_async(url).await.expect("ws connect");
+        let (stream, _) = tokio_tungstenite::connect_async(ws_request(addr, token)).await.expect("ws connect");
         Ws { stream }
     }
 
     /// Connects with a small TCP receive buffer (so that a client that does not read soon stops
     /// the server's writes) and reads the welcome.
     pub async fn connect_small_buffer(addr: SocketAddr, token: Option<&str>) -> Ws {
-        let url = match token {
-            Some(t) => format!("ws://{addr}/ws?token={t}"),
-            None => format!("ws://{addr}/ws"),
-        };
+        let url = ws_request(addr, token);
         let socket = tokio::net::TcpSocket::new_v4().expect("tcp socket");
         socket.set_recv_buffer_size(4096).expect("receive buffer size");
         let tcp = socket.connect(addr).await.expect("tcp connect");

@@ -1,0 +1,273 @@
+//! One WebSocket connection: authenticates by token, follows lobbies and games, and forwards
+//! actions to their tables. Every request that fails is answered with an `error` message.
+//!
+//! - [`transport`]: frame limits, close codes, the writer task and the closing handshake.
+//! - [`lobby`]: following lobbies.
+//! - [`game`]: game subscriptions and actions.
+//!
+//! A connection is two tasks: this one reads and handles the client's frames; a writer sends the
+//! connection's bounded [`Outbox`] queue (see [`transport`]). Signing out closes the sockets
+//! opened with that token ([`CLOSE_UNAUTHORIZED`]).
+
+mod game;
+mod lobby;
+mod transport;
+
+pub use transport::{CLOSE_SLOW_CONSUMER, CLOSE_UNAUTHORIZED};
+
+use crate::accounts::{account_for, token_hash, SessionWatch};
+use crate::error::ApiError;
+use crate::http::extract::{ClientIp, Query};
+use crate::ids::{GameId, LobbyId};
+use crate::limits::SocketRate;
+use crate::lobby::registry::Kick;
+use crate::outbox::{outbox, Outbox};
+use crate::protocol::{error_text, ClientMsg, ServerMsg, MAX_MESSAGE_BYTES};
+use crate::state::AppState;
+use crate::store::Account;
+use crate::table::{ConnId, TableHandle};
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::IntoResponse;
+use axum::response::Response;
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use tokio::sync::{broadcast, oneshot};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+use transport::{finish, linger, revoked, write, End, Stream, HARD_FRAME_LIMIT};
+
+/// The subprotocol every client offers (and the server selects).
+pub const SUBPROTOCOL: &str = "chapterhouse";
+
+/// The prefix of the subprotocol that carries a token: `chapterhouse.token.<token>`. Browsers
+/// cannot set headers on a WebSocket, and a URL ends up in logs and proxies; the subprotocol
+/// list is a header that neither keeps.
+pub const TOKEN_SUBPROTOCOL_PREFIX: &str = "chapterhouse.token.";
+
+#[derive(Deserialize)]
+pub(crate) struct WsQuery {
+    token: Option<String>,
+}
+
+/// The token a socket request carries: in its subprotocol list, or as a bearer token.
+fn socket_token(headers: &HeaderMap) -> Option<String> {
+    let offered = headers.get_all(axum::http::header::SEC_WEBSOCKET_PROTOCOL);
+    let from_protocol = offered
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .find_map(|p| p.trim().strip_prefix(TOKEN_SUBPROTOCOL_PREFIX).map(str::to_string));
+    from_protocol.or_else(|| {
+        let value = headers.get(axum::http::header::AUTHORIZATION)?.to_str().ok()?;
+        value.strip_prefix("Bearer ").map(|t| t.trim().to_string())
+    })
+}
+
+/// `GET /ws`: upgrades to a WebSocket. The token comes as a subprotocol (or a bearer token);
+/// one in the URL is refused, so that clients stop sending it where it is logged.
+pub(crate) async fn upgrade(
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    Query(q): Query<WsQuery>,
+    headers: HeaderMap,
+) -> Response {
+    if q.token.is_some() {
+        return ApiError::TokenInUrl.into_response();
+    }
+    let Ok(ws) = ws else { return ApiError::UpgradeRequired.into_response() };
+    let slot = match state.limits.open_socket(ip) {
+        Ok(slot) => slot,
+        Err(e) => return e.into_response(),
+    };
+    let token = socket_token(&headers);
+    let guard = state.sockets.token();
+    ws.protocols([SUBPROTOCOL]).max_message_size(HARD_FRAME_LIMIT).max_frame_size(HARD_FRAME_LIMIT).on_upgrade(
+        move |socket| async move {
+            Connection::run(state, socket, token).await;
+            drop((guard, slot));
+        },
+    )
+}
+
+struct Connection {
+    id: ConnId,
+    state: AppState,
+    account: Option<Account>,
+    out: Outbox,
+    games: HashMap<GameId, TableHandle>,
+    lobbies: HashMap<LobbyId, JoinHandle<()>>,
+    kicks: broadcast::Receiver<Kick>,
+    rate: SocketRate,
+}
+
+impl Connection {
+    async fn run(state: AppState, socket: WebSocket, token: Option<String>) {
+        let (mut sink, mut stream) = socket.split();
+        // Watched before the store is asked, so that a sign-out committed after the check is seen.
+        let session = token.as_deref().map(|t| state.sessions.watch(&token_hash(t)));
+        let account = match token {
+            None => None,
+            Some(token) => match account_for(&state, &token).await {
+                Ok(account) => Some(account),
+                Err(e) => {
+                    let _ = sink.send(Message::Text(error_text(&e, None, None).as_ref().into())).await;
+                    let frame = CloseFrame { code: CLOSE_UNAUTHORIZED, reason: e.code().into() };
+                    let _ = sink.send(Message::Close(Some(frame))).await;
+                    return;
+                }
+            },
+        };
+        let (out, queue) = outbox(state.socket_queue);
+        let fell_behind = queue.overflow_signal();
+        let (close, close_rx) = oneshot::channel();
+        let writer = tokio::spawn(write(sink, queue, close_rx));
+        let mut conn = Connection {
+            id: state.next_conn.fetch_add(1, Ordering::Relaxed),
+            kicks: state.lobbies.kicks(),
+            rate: state.limits.socket_messages(),
+            state,
+            account,
+            out,
+            games: HashMap::new(),
+            lobbies: HashMap::new(),
+        };
+        conn.send(
+            ServerMsg::Welcome { account: conn.account.as_ref(), max_message_bytes: MAX_MESSAGE_BYTES }.to_text(),
+        );
+        let end = conn.read(&mut stream, session.as_ref(), &fell_behind).await;
+        conn.close().await;
+        match end {
+            End::ClientGone => writer.abort(),
+            End::Close(frame) => {
+                let _ = close.send(frame);
+                finish(&mut stream, writer).await;
+            }
+            End::Refused(frame) => {
+                let _ = close.send(frame);
+                linger(writer).await;
+            }
+            End::FellBehind => {
+                tracing::info!(conn = conn.id, "socket fell behind: backlog dropped, closing");
+                finish(&mut stream, writer).await;
+            }
+        }
+    }
+
+    /// Handles the client's frames until the connection has to end.
+    async fn read(
+        &mut self,
+        stream: &mut Stream,
+        session: Option<&SessionWatch>,
+        fell_behind: &CancellationToken,
+    ) -> End {
+        let closing = self.state.sockets_closing.clone();
+        loop {
+            tokio::select! {
+                biased;
+                _ = revoked(session) => {
+                    self.fail(&ApiError::InvalidToken, None, None);
+                    let reason = ApiError::InvalidToken.code().into();
+                    return End::Close(CloseFrame { code: CLOSE_UNAUTHORIZED, reason });
+                }
+                _ = fell_behind.cancelled() => return End::FellBehind,
+                kick = self.kicks.recv() => match kick {
+                    Ok(kick) => self.kicked(kick).await,
+                    Err(broadcast::error::RecvError::Lagged(missed)) => {
+                        tracing::warn!(conn = self.id, missed, "kick notices lagged");
+                    }
+                    Err(broadcast::error::RecvError::Closed) => {}
+                },
+                _ = closing.cancelled() => {
+                    let reason = "server shutting down".into();
+                    return End::Close(CloseFrame { code: axum::extract::ws::close_code::AWAY, reason });
+                }
+                frame = stream.next() => match frame {
+                    Some(Ok(Message::Text(text))) => self.handle(text.as_str()).await,
+                    Some(Ok(Message::Binary(_))) => {
+                        self.fail(&ApiError::Malformed("send text frames with JSON".into()), None, None);
+                    }
+                    Some(Ok(Message::Close(_))) | None => return End::ClientGone,
+                    Some(Ok(_)) => {}
+                    Some(Err(e)) => {
+                        tracing::debug!(conn = self.id, error = %e, "socket read failed");
+                        // The WebSocket layer's errors carry no kind axum exposes: read its text.
+                        let text = e.to_string();
+                        // A frame past the hard limit: say so with the standard close code.
+                        if text.contains("too long") {
+                            let reason = "proto/too_large".into();
+                            return End::Refused(CloseFrame { code: axum::extract::ws::close_code::SIZE, reason });
+                        }
+                        // A text frame that is not UTF-8 (RFC 6455: close with 1007).
+                        if text.contains("UTF-8") || text.contains("utf-8") {
+                            let reason = "proto/malformed".into();
+                            return End::Refused(CloseFrame { code: axum::extract::ws::close_code::INVALID, reason });
+                        }
+                        return End::ClientGone;
+                    }
+                },
+            }
+        }
+    }
+
+    fn send(&self, text: Arc<str>) {
+        self.out.send(text);
+    }
+
+    fn fail(&self, error: &ApiError, req: Option<u64>, game: Option<&GameId>) {
+        self.send(error_text(error, req, game));
+    }
+
+    /// Refuses a new subscription once the socket follows as many games and lobbies as allowed.
+    fn room_for_one_more(&self) -> Result<(), ApiError> {
+        let limit = self.state.limits.config.subscriptions_per_socket;
+        if self.games.len() + self.lobbies.len() >= limit {
+            return Err(ApiError::TooManySubscriptions { limit });
+        }
+        Ok(())
+    }
+
+    async fn close(&mut self) {
+        for (_, forward) in self.lobbies.drain() {
+            crate::metrics::subscriptions(-1.0);
+            forward.abort();
+        }
+        self.unsubscribe_all().await;
+    }
+
+    async fn handle(&mut self, text: &str) {
+        let msg = match ClientMsg::parse(text) {
+            Ok(msg) => msg,
+            Err((error, req)) => return self.fail(&error, req, None),
+        };
+        if let Err(e) = self.rate.check() {
+            return self.fail(&e, msg.req(), None);
+        }
+        match msg {
+            ClientMsg::Ping { req } => self.send(ServerMsg::Pong { req }.to_text()),
+            ClientMsg::SubscribeLobby { lobby, code, req } => {
+                if let Err(e) = self.subscribe_lobby(lobby, code).await {
+                    self.fail(&e, req, None);
+                }
+            }
+            ClientMsg::UnsubscribeLobby { lobby, .. } => self.unsubscribe_lobby(&lobby),
+            ClientMsg::Subscribe { game, last_version, code, req } => {
+                if let Err(e) = self.subscribe(&game, last_version, code).await {
+                    self.fail(&e, req, Some(&game));
+                }
+            }
+            ClientMsg::Unsubscribe { game, .. } => self.unsubscribe(&game).await,
+            ClientMsg::Action { game, version, action, req } => {
+                if let Err(e) = self.action(&game, version, action, req).await {
+                    self.fail(&e, req, Some(&game));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! The socket's transport: the upgrade's frame limits, close codes, the writer task that drains a
+//! connection's [`Outbox`](crate::outbox::Outbox), and the closing handshake.
+//!
+//! A client that stops reading fills its queue; its writer then drops the backlog and closes the
+//! socket with [`CLOSE_SLOW_CONSUMER`], while the tables and everyone else carry on.
+
+use crate::accounts::SessionWatch;
+use crate::outbox::OutboxReader;
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use futures_util::stream::{SplitSink, SplitStream};
+use futures_util::{SinkExt, StreamExt};
+use std::time::Duration;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+/// Frames above this are refused by the WebSocket layer itself (the socket is closed with 1009);
+/// frames above [`crate::protocol::MAX_MESSAGE_BYTES`] but below this get a `proto/too_large` error.
+pub(super) const HARD_FRAME_LIMIT: usize = 1024 * 1024;
+
+/// Close code sent when the token is refused or revoked (4000 + 401).
+pub const CLOSE_UNAUTHORIZED: u16 = 4401;
+
+/// Close code sent to a client that fell behind: its queue overflowed (4000 + 408, it did not
+/// take its messages in time). The reason is `proto/slow_consumer`.
+pub const CLOSE_SLOW_CONSUMER: u16 = 4408;
+
+/// How long a closing socket may take to write what it still owes, its close frame included.
+const CLOSE_GRACE: Duration = Duration::from_secs(10);
+
+/// How long to wait for the client's answer to our close frame.
+const CLOSE_REPLY: Duration = Duration::from_secs(2);
+
+pub(super) type Sink = SplitSink<WebSocket, Message>;
+pub(super) type Stream = SplitStream<WebSocket>;
+
+/// Why a connection ends.
+pub(super) enum End {
+    /// The client closed it or went away.
+    ClientGone,
+    /// The server closes it with this frame, after the messages already queued.
+    Close(CloseFrame),
+    /// Its queue overflowed: the writer dropped the backlog and closes it.
+    FellBehind,
+    /// The client sent a frame the WebSocket layer cannot read (too large, not UTF-8): closed
+    /// with this frame, though nothing more can be read from it.
+    Refused(CloseFrame),
+}
+
+/// Resolves when the socket's token is revoked; never for an anonymous socket.
+pub(super) async fn revoked(session: Option<&SessionWatch>) {
+    match session {
+        Some(session) => session.revoked().await,
+        None => std::future::pending().await,
+    }
+}
+
+fn text_frame(text: &str) -> Message {
+    Message::Text(text.into())
+}
+
+/// Writes the connection's queue to the client until told to close (then what is queued goes out
+/// first), or until the queue overflows: then the backlog is dropped and the socket is closed
+/// with [`CLOSE_SLOW_CONSUMER`].
+pub(super) async fn write(mut sink: Sink, mut queue: OutboxReader, mut close: oneshot::Receiver<CloseFrame>) {
+    let fell_behind = queue.overflow_signal();
+    loop {
+        tokio::select! {
+            biased;
+            _ = fell_behind.cancelled() => {
+                queue.discard();
+                let frame = CloseFrame { code: CLOSE_SLOW_CONSUMER, reason: "proto/slow_consumer".into() };
+                let _ = tokio::time::timeout(CLOSE_GRACE, sink.send(Message::Close(Some(frame)))).await;
+                return;
+            }
+            frame = &mut close => {
+                if let Ok(frame) = frame {
+                    let _ = tokio::time::timeout(CLOSE_GRACE, async {
+                        while let Some(text) = queue.try_recv() {
+                            sink.send(text_frame(&text)).await?;
+                        }
+                        sink.send(Message::Close(Some(frame))).await
+                    })
+                    .await;
+                }
+                return;
+            }
+            text = queue.recv() => {
+                let Some(text) = text else { return };
+                // What is queued together (a patch and the ack behind it) goes out in one write.
+                let send_queued = async {
+                    sink.feed(text_frame(&text)).await?;
+                    while let Some(more) = queue.try_recv() {
+                        sink.feed(text_frame(&more)).await?;
+                    }
+                    sink.flush().await
+                };
+                tokio::select! {
+                    sent = send_queued => if sent.is_err() { return },
+                    // A client that stopped reading: stop waiting on it (the frame stays buffered
+                    // whole, ahead of the close frame), so that the overflow is handled above.
+                    _ = fell_behind.cancelled() => {}
+                }
+            }
+        }
+    }
+}
+
+/// Waits until the writer has sent its close frame (or given up), discarding what the client still
+/// sends meanwhile (closing with unread data would reset the connection and lose the close frame),
+/// then briefly for the client's answer.
+pub(super) async fn finish(stream: &mut Stream, mut writer: JoinHandle<()>) {
+    let written = tokio::select! {
+        _ = &mut writer => true,
+        _ = until_closed(stream) => false,
+        _ = tokio::time::sleep(CLOSE_GRACE + CLOSE_REPLY) => false,
+    };
+    if written {
+        let _ = tokio::time::timeout(CLOSE_REPLY, until_closed(stream)).await;
+    } else {
+        let _ = tokio::time::timeout(CLOSE_REPLY, &mut writer).await;
+        writer.abort();
+    }
+}
+
+/// Closes a connection that can no longer be read (see [`End::Refused`]): once the close frame
+/// is written, the connection is held a moment before it is dropped. Dropping it at once, with
+/// the rest of the refused frame unread, would make the kernel reset it, and a reset can discard
+/// the close frame before the client reads it.
+pub(super) async fn linger(mut writer: JoinHandle<()>) {
+    if tokio::time::timeout(CLOSE_GRACE, &mut writer).await.is_err() {
+        writer.abort();
+        return;
+    }
+    tokio::time::sleep(CLOSE_REPLY).await;
+}
+
+/// Reads until the client's close frame or the end of the stream.
+async fn until_closed(stream: &mut Stream) {
+    while let Some(Ok(frame)) = stream.next().await {
+        if matches!(frame, Message::Close(_)) {
+            return;
+        }
+    }
+}

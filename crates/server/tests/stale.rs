@@ -1,0 +1,80 @@
+//! Simultaneous decisions: an action is stale only if what its seat could do changed since the
+//! version it was chosen at.
+#![allow(clippy::unwrap_used)] // tests: a panic is the failure report
+
+mod common;
+
+use common::{TestDb, TestServer, Ws};
+use serde_json::{json, Value};
+
+/// Subscribes again and returns the snapshot.
+async fn snapshot(ws: &mut Ws, game: &str) -> Value {
+    ws.send(json!({"type": "subscribe", "game": game})).await;
+    ws.recv_until(|m| m["type"] == "snapshot").await
+}
+
+/// Sends an action and returns the answer (`ack` or `error`).
+async fn act(ws: &mut Ws, game: &str, version: u64, action: &Value, req: u64) -> Value {
+    ws.send(json!({"type": "action", "game": game, "version": version, "action": action, "req": req})).await;
+    ws.recv_until(|m| m["req"] == req && (m["type"] == "ack" || m["type"] == "error")).await
+}
+
+#[tokio::test]
+async fn a_seat_deciding_at_the_same_time_as_another_is_not_refused_as_stale() {
+    let db = TestDb::sqlite();
+    let server = TestServer::start(&db).await;
+    let http = server.http();
+    let mut players = Vec::new();
+    for name in ["Ana", "Ben", "Cy"] {
+        players.push(http.guest(name).await.0);
+    }
+    let created = players[0].post("/api/lobbies", json!({"game": "templars-journey"})).await;
+    let lobby = created["lobby"]["id"].as_str().unwrap().to_string();
+    let code = created["lobby"]["invite_code"].clone();
+    for (seat, p) in players.iter().enumerate().skip(1) {
+        p.post(&format!("/api/lobbies/{lobby}/join"), json!({ "code": code })).await;
+        p.post(&format!("/api/lobbies/{lobby}/seat"), json!({ "seat": seat })).await;
+    }
+    let game =
+        players[0].post(&format!("/api/lobbies/{lobby}/start"), json!({})).await["game"].as_str().unwrap().to_string();
+    let mut sockets = Vec::new();
+    for p in &players {
+        sockets.push(Ws::connect(server.addr, p.token.as_deref()).await);
+    }
+
+    // Play on (first legal action) until the game waits for two seats at once.
+    let mut req = 100;
+    let mut views: Vec<Value> = Vec::new();
+    for _ in 0..300 {
+        views.clear();
+        for ws in sockets.iter_mut() {
+            views.push(snapshot(ws, &game).await);
+        }
+        let to_act: Vec<usize> =
+            views[0]["to_act"].as_array().unwrap().iter().map(|s| s.as_u64().unwrap() as usize).collect();
+        if to_act.len() >= 2 {
+            break;
+        }
+        let seat = to_act[0];
+        let version = views[seat]["version"].as_u64().unwrap();
+        let action = views[seat]["legal_actions"][0].clone();
+        req += 1;
+        assert_eq!(act(&mut sockets[seat], &game, version, &action, req).await["type"], "ack");
+    }
+    let to_act: Vec<usize> =
+        views[0]["to_act"].as_array().unwrap().iter().map(|s| s.as_u64().unwrap() as usize).collect();
+    assert!(to_act.len() >= 2, "the game reached a simultaneous decision");
+    let (a, b) = (to_act[0], to_act[1]);
+    let version = views[a]["version"].as_u64().unwrap();
+    let (choice_a, choice_b) = (views[a]["legal_actions"][0].clone(), views[b]["legal_actions"][0].clone());
+
+    let first = act(&mut sockets[a], &game, version, &choice_a, 1).await;
+    assert_eq!((first["type"].as_str(), first["version"].as_u64()), (Some("ack"), Some(version + 1)), "{first}");
+    // Seat b chose at the same version; its options did not change: played, not refused.
+    let second = act(&mut sockets[b], &game, version, &choice_b, 2).await;
+    assert_eq!((second["type"].as_str(), second["version"].as_u64()), (Some("ack"), Some(version + 2)), "{second}");
+    // Seat a's options did change (it has chosen): the same old version is stale for it.
+    let again = act(&mut sockets[a], &game, version, &choice_a, 3).await;
+    assert_eq!(again["code"], "game/stale_version", "{again}");
+    server.stop().await;
+}
