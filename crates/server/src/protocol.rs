@@ -103,6 +103,11 @@ impl ClientMsg {
         if text.len() > MAX_MESSAGE_BYTES {
             return Err((ApiError::TooLarge { size: text.len(), limit: MAX_MESSAGE_BYTES }, None));
         }
+        // The common case, a well-formed message, is read in one pass; only a message that does
+        // not read is looked at again, to answer with its `req` and the precise reason.
+        if let Ok(msg) = serde_json::from_str::<ClientMsg>(text) {
+            return Ok(msg);
+        }
         let value: Value = serde_json::from_str(text).map_err(|e| (ApiError::Malformed(e.to_string()), None))?;
         let req = value.get("req").and_then(Value::as_u64);
         let kind = match value.get("type") {

@@ -91,8 +91,15 @@ async fn play_a_private_game(server: &TestServer, seed: u64) {
             players[mover].act(action, version).await.expect("a legal action at the current version is accepted");
         version += 1;
         assert_eq!(acked, version);
+        // The ack comes straight behind the mover's own patch of that version, nothing between.
+        let last_two = &players[mover].received[players[mover].received.len() - 2..];
+        assert_eq!(last_two, [("patch".to_string(), version), ("ack".to_string(), version)]);
         for p in players.iter_mut().chain(std::iter::once(&mut spectator)) {
             p.catch_up(version).await;
+            // Only a seat the game waits for is sent legal actions.
+            if !p.seat.is_some_and(|s| p.to_act.contains(&s)) {
+                assert!(p.legal.is_empty(), "seat {:?} is not waited for but got {:?}", p.seat, p.legal);
+            }
         }
     }
     for p in &players {

@@ -13,7 +13,8 @@ use crate::store::{ActionRow, GameRecord};
 use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
-use game_core::{DynEvent, DynGame, Seat, SeatNames, Viewer};
+use game_core::replay::{self, HashCheck, ReplayStart};
+use game_core::{DynEvent, DynGame, LogEntry, Seat, Viewer};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -111,13 +112,14 @@ async fn log(
     let catalog = state.catalog.clone();
     let partial = tokio::task::spawn_blocking(move || -> Result<Value, ApiError> {
         let mut entries = Vec::with_capacity(actions.len());
-        let (_, setup) = replay_stored(&catalog, &record, actions, |row, events| {
+        let clocked: Vec<u64> = actions.iter().filter(|a| a.by_clock).map(|a| a.seq).collect();
+        let (_, setup) = replay_stored(&catalog, &record, actions, |entry, events| {
             entries.push(PartialEntry {
-                seq: row.seq,
-                seat: row.seat,
-                action: viewer.is(row.seat).then_some(row.action),
+                seq: entry.seq,
+                seat: entry.seat,
+                action: viewer.is(entry.seat).then(|| entry.action.clone()),
                 events: EventOut::visible(events, viewer),
-                by_clock: row.by_clock,
+                by_clock: clocked.contains(&entry.seq),
             });
         })?;
         let setup_events = EventOut::visible(&setup, viewer);
@@ -190,24 +192,23 @@ async fn replay(
 }
 
 /// Rebuilds a stored game from its seed and `actions`, calling `each` with every action and the
-/// events it produced; returns the game after the last one and the setup events.
+/// events it produced; returns the game after the last one and the setup events. The hashes were
+/// checked when the actions were stored and when the table was last rebuilt: not again here.
 fn replay_stored(
     catalog: &Catalog,
     record: &GameRecord,
     actions: Vec<ActionRow>,
-    mut each: impl FnMut(ActionRow, &[DynEvent]),
+    mut each: impl FnMut(&LogEntry, &[DynEvent]),
 ) -> Result<(Box<dyn DynGame>, Vec<DynEvent>), ApiError> {
     let s = &record.setup;
     let descriptor = catalog.get(&s.game).ok_or_else(|| ApiError::UnknownGame(s.game.clone()))?;
-    let mut game = descriptor.create(s.seats.len(), &s.options, s.seed)?;
-    let names = SeatNames(s.seats.clone());
-    let setup = game.setup_events(&names);
-    for row in actions {
-        let events = game.apply(row.seat, &row.action, &names).map_err(|e| {
-            tracing::error!(game = %s.id, error = %e, "stored action does not replay");
+    let entries = record.log(actions).actions;
+    let start = ReplayStart { descriptor, seats: &s.seats, options: &s.options, seed: s.seed, initial_hash: None };
+    let replayed =
+        replay::replay(start, &entries, HashCheck::None, |entry, events, _| each(entry, events)).map_err(|e| {
+            // A stored game that no longer sets up or replays is broken, whichever step failed.
+            tracing::error!(game = %s.id, error = %e, "stored game does not replay");
             ApiError::GameBroken
         })?;
-        each(row, &events);
-    }
-    Ok((game, setup))
+    Ok((replayed.game, replayed.setup_events))
 }

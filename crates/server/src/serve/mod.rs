@@ -12,6 +12,7 @@ use crate::store::writer::Writer;
 use crate::store::Store;
 use crate::table::{TableConfig, Tables};
 use anyhow::Context;
+use axum::serve::ListenerExt;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -169,6 +170,13 @@ pub async fn serve(
 
     let accept_stop = stopping.clone();
     let router = app(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
+    // Without TCP_NODELAY a small frame (an ack right after a patch) waits for the client's
+    // delayed ACK, tens of milliseconds (Nagle's algorithm): every accepted socket sends at once.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::warn!(error = %e, "cannot set TCP_NODELAY on an accepted socket");
+        }
+    });
     let http = tokio::spawn(async move {
         axum::serve(listener, router).with_graceful_shutdown(async move { accept_stop.cancelled().await }).await
     });

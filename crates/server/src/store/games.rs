@@ -159,6 +159,24 @@ pub struct GameSummary {
     pub created_at: i64,
 }
 
+/// The most action rows in one `insert` statement (5 parameters each, plus the time): well
+/// below the parameter limits of PostgreSQL (65,535) and SQLite (32,766).
+const INSERT_CHUNK: usize = 128;
+
+/// `insert into actions ... values (...), (...)` for `rows` rows; `$1` is the time, shared.
+fn insert_actions_sql(rows: usize) -> String {
+    let mut sql =
+        String::from("insert into actions (game_id, seq, seat, action, state_hash, by_clock, created_at) values ");
+    for i in 0..rows {
+        let p = 2 + 6 * i;
+        if i > 0 {
+            sql.push_str(", ");
+        }
+        sql.push_str(&format!("(${}, ${}, ${}, ${}, ${}, ${}, $1)", p, p + 1, p + 2, p + 3, p + 4, p + 5));
+    }
+    sql
+}
+
 const GAME_COLUMNS: &str =
     "id, lobby_id, game, engine_version, options, seats, bots, public, invite_code, turn_seconds, \
                             seed, initial_hash, status, outcome";
@@ -334,34 +352,40 @@ impl Store {
     /// Appends actions of any number of games in one commit; an action that ends its game also
     /// marks the game finished with its outcome.
     ///
+    /// The rows go in with one multi-row `insert` per [`INSERT_CHUNK`] rows rather than one
+    /// statement each: a batch of a hundred actions is a few round trips, not a hundred.
+    ///
     /// # Errors
     /// [`StoreError::Conflict`] if a seq is already taken (nothing of the batch is written then).
-    pub async fn append_actions(&self, rows: &[ActionRow]) -> Result<(), StoreError> {
+    pub async fn append_actions<'a>(&self, rows: impl IntoIterator<Item = &'a ActionRow>) -> Result<(), StoreError> {
+        let rows: Vec<&ActionRow> = rows.into_iter().collect();
+        if rows.is_empty() {
+            return Ok(());
+        }
         let now = now_ms();
         let mut tx = self.pool().begin().await?;
-        for row in rows {
-            sqlx::query(
-                "insert into actions (game_id, seq, seat, action, state_hash, created_at, by_clock) \
-                 values ($1, $2, $3, $4, $5, $6, $7)",
-            )
-            .bind(row.game.as_str())
-            .bind(row.seq as i64)
-            .bind(i64::from(row.seat.0))
-            .bind(row.action.to_string())
-            .bind(&row.hash.0)
-            .bind(now)
-            .bind(row.by_clock.then_some(1_i64))
-            .execute(&mut *tx)
-            .await
-            .map_err(StoreError::from_insert)?;
-            if let Some(outcome) = &row.outcome {
-                sqlx::query("update games set status = 'finished', outcome = $1, finished_at = $2 where id = $3")
-                    .bind(serde_json::to_string(outcome).map_err(|e| corrupt("outcome", e))?)
-                    .bind(now)
+        for chunk in rows.chunks(INSERT_CHUNK) {
+            let sql = insert_actions_sql(chunk.len());
+            let mut query = sqlx::query(&sql).bind(now);
+            for row in chunk {
+                query = query
                     .bind(row.game.as_str())
-                    .execute(&mut *tx)
-                    .await?;
+                    .bind(row.seq as i64)
+                    .bind(i64::from(row.seat.0))
+                    .bind(row.action.to_string())
+                    .bind(&row.hash.0)
+                    .bind(row.by_clock.then_some(1_i64));
             }
+            query.execute(&mut *tx).await.map_err(StoreError::from_insert)?;
+        }
+        for (row, outcome) in rows.iter().filter_map(|r| Some((r, r.outcome.as_ref()?))) {
+            let outcome = serde_json::to_string(outcome).map_err(|e| corrupt("outcome", e))?;
+            sqlx::query("update games set status = 'finished', outcome = $1, finished_at = $2 where id = $3")
+                .bind(outcome)
+                .bind(now)
+                .bind(row.game.as_str())
+                .execute(&mut *tx)
+                .await?;
         }
         tx.commit().await?;
         Ok(())

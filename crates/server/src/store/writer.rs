@@ -142,10 +142,9 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Append>, health: Health) {
             }
             continue;
         }
-        let rows: Vec<ActionRow> = batch.iter().map(|a| a.row.clone()).collect();
         let started = std::time::Instant::now();
-        let committed = store.append_actions(&rows).await;
-        crate::metrics::batch_committed(rows.len(), started.elapsed());
+        let committed = store.append_actions(batch.iter().map(|a| &a.row)).await;
+        crate::metrics::batch_committed(batch.len(), started.elapsed());
         if committed.is_ok() {
             for append in batch.drain(..) {
                 let _ = append.done.send(Ok(()));

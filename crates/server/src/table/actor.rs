@@ -1,12 +1,17 @@
 //! The task that owns one live game: it serialises the game's actions, writes each to the store
 //! before anyone hears of it, and sends every subscriber the patch from its previous view.
+//!
+//! Views are kept as their JSON text and patched with [`game_core::view_diff`], which skips
+//! unchanged parts of a view by comparing bytes: no `Value` tree is built per viewer per action.
 
-use super::{Command, ConnId, Outbox, Rebuilt, TableConfig, TableInfo};
+use super::{rebuild, Command, ConnId, Outbox, Rebuilt, TableConfig, TableInfo};
+use crate::catalog::Catalog;
 use crate::clock::deadline;
 use crate::error::ApiError;
-use crate::protocol::{Clock, EventOut, ServerMsg};
+use crate::protocol::{error_text, Clock, EventOut, ServerMsg};
 use crate::store::writer::{AppendError, Writer};
-use crate::store::ActionRow;
+use crate::store::{ActionRow, Store};
+use game_core::view_diff::diff_json;
 use game_core::{DynEvent, DynGame, GameRng, RandomBot, Seat, SeatNames, Seed, Viewer};
 use serde_json::Value;
 use std::collections::VecDeque;
@@ -21,8 +26,9 @@ const HISTORY: usize = 256;
 /// One viewer (a seat, or the spectators): its current view, recent messages, subscribers.
 struct ViewerSync {
     viewer: Viewer,
-    /// Its view at the table's version; `None` when it was not kept up to date (nobody watched).
-    view: Option<Value>,
+    /// Its view at the table's version, as compact JSON text; `None` when it was not kept up to
+    /// date (nobody watched).
+    view: Option<String>,
     /// The patch messages of recent versions, oldest first.
     history: VecDeque<(u64, Arc<str>)>,
     subscribers: Vec<(ConnId, Outbox)>,
@@ -35,6 +41,14 @@ struct ViewerSync {
     legal_since: u64,
 }
 
+/// Where a table's actions go (the writer) and where it reloads its game from after a failed
+/// commit (the store, replayed with the catalog's engine).
+pub(super) struct Persistence {
+    pub(super) writer: Writer,
+    pub(super) store: Store,
+    pub(super) catalog: Arc<Catalog>,
+}
+
 pub(super) struct Actor {
     info: Arc<TableInfo>,
     game: Box<dyn DynGame>,
@@ -43,15 +57,18 @@ pub(super) struct Actor {
     names: SeatNames,
     viewers: Vec<ViewerSync>,
     rx: mpsc::Receiver<Command>,
+    store: Store,
+    catalog: Arc<Catalog>,
     writer: Writer,
     shutdown: CancellationToken,
     config: TableConfig,
+    /// Set when a commit failed after the action was applied: the state has run ahead of the
+    /// store, and is reloaded from it before anything else is played or shown.
+    needs_reload: bool,
     bot: RandomBot,
     bot_due: Option<Instant>,
     turn_due: Option<Instant>,
     idle_due: Option<Instant>,
-    /// Set when the store holds another action than this table's next one: the task ends.
-    diverged: bool,
 }
 
 impl Actor {
@@ -60,7 +77,7 @@ impl Actor {
         rebuilt: Rebuilt,
         seed: Seed,
         rx: mpsc::Receiver<Command>,
-        writer: Writer,
+        Persistence { writer, store, catalog }: Persistence,
         shutdown: CancellationToken,
         config: TableConfig,
     ) -> Actor {
@@ -74,12 +91,12 @@ impl Actor {
                 };
                 ViewerSync {
                     viewer,
-                    view: keep.then(|| game.view(viewer)),
+                    view: keep.then(|| game.view_json(viewer)),
                     history: VecDeque::new(),
                     subscribers: vec![],
                     keep,
                     legal: match viewer {
-                        Viewer::Seat(seat) if keep => game.legal_actions(seat),
+                        Viewer::Seat(seat) if keep && game.to_act().contains(&seat) => game.legal_actions(seat),
                         _ => Vec::new(),
                     },
                     legal_since: rebuilt.version,
@@ -94,14 +111,16 @@ impl Actor {
             seed,
             viewers,
             rx,
+            store,
+            catalog,
             writer,
             shutdown,
             config,
+            needs_reload: false,
             bot: RandomBot::new(GameRng::from_seed(Seed::random())),
             bot_due: None,
             turn_due: None,
             idle_due: None,
-            diverged: false,
         };
         actor.schedule();
         actor
@@ -114,9 +133,6 @@ impl Actor {
     /// Runs until shutdown, until every handle is gone, or until a finished game is left idle.
     pub(super) async fn run(mut self) {
         loop {
-            if self.diverged {
-                break;
-            }
             let due = [self.bot_due, self.turn_due, self.idle_due].into_iter().flatten().min();
             tokio::select! {
                 biased;
@@ -133,27 +149,49 @@ impl Actor {
                 }
             }
         }
+        // Actions that arrived but will not be played still get an answer.
+        self.rx.close();
+        let error = if self.shutdown.is_cancelled() { ApiError::ShuttingDown } else { ApiError::Internal };
+        while let Ok(command) = self.rx.try_recv() {
+            if let Command::Action { req, out, .. } = command {
+                out.send(error_text(&error, req, Some(&self.info.id)));
+            }
+        }
     }
 
     async fn handle(&mut self, command: Command) {
         match command {
-            Command::Subscribe { conn, viewer, last_version, out } => self.subscribe(conn, viewer, last_version, out),
+            Command::Subscribe { conn, viewer, last_version, out } => {
+                // Never show a position the store does not hold.
+                if self.needs_reload && !self.reload().await {
+                    out.send(error_text(&ApiError::Unavailable, None, Some(&self.info.id)));
+                    return;
+                }
+                self.subscribe(conn, viewer, last_version, out)
+            }
             Command::Unsubscribe { conn } => {
                 for v in &mut self.viewers {
                     v.subscribers.retain(|(c, _)| *c != conn);
                 }
                 self.schedule_idle();
             }
-            Command::Action { seat, version, action, reply } => {
+            Command::Action { seat, version, action, req, out } => {
+                let answer = Answer { out: Some(out), req, game: self.info.id.clone() };
                 let started = std::time::Instant::now();
                 let result = self.client_action(seat, version, action).await;
                 crate::metrics::action_done(&result, started.elapsed());
-                let _ = reply.send(result);
+                answer.send(match result {
+                    Ok(version) => ServerMsg::Ack { req, game: &self.info.id, version }.to_text(),
+                    Err(e) => error_text(&e, req, Some(&self.info.id)),
+                });
             }
         }
     }
 
     async fn client_action(&mut self, seat: Seat, version: u64, action: Value) -> Result<u64, ApiError> {
+        if self.needs_reload && !self.reload().await {
+            return Err(ApiError::Unavailable);
+        }
         if self.finished() {
             return Err(ApiError::GameFinished);
         }
@@ -171,39 +209,47 @@ impl Actor {
             && self.viewers.iter().any(|v| v.viewer == Viewer::Seat(seat) && v.keep && v.legal_since <= version)
     }
 
-    /// Applies an action to a copy of the state, commits it to the store, and only then makes it
-    /// the table's state and tells every subscriber.
+    /// Applies an action, commits it to the store, and only then tells every subscriber.
+    ///
+    /// The state is not copied first: `apply` leaves it untouched when it rejects an action, and
+    /// nothing else reads it until the commit is answered (this task waits for it). If the commit
+    /// fails, the state has run ahead of the store, and the store is the truth (a commit whose
+    /// answer was lost may even have succeeded, and a diverged seq means another action is
+    /// stored there): the table reloads the game from the store, now or, if the store cannot be
+    /// reached, before it next plays or shows anything.
     async fn play(&mut self, seat: Seat, action: Value, by_clock: bool) -> Result<u64, ApiError> {
         if self.shutdown.is_cancelled() {
             return Err(ApiError::ShuttingDown);
         }
-        let mut next = self.game.clone_box();
-        let events = next.apply(seat, &action, &self.names)?;
+        let events = self.game.apply(seat, &action, &self.names)?;
         let row = ActionRow {
             game: self.info.id.clone(),
             seq: self.version + 1,
             seat,
             action,
-            hash: next.state_hash(),
-            outcome: next.outcome(),
+            hash: self.game.state_hash(),
+            outcome: self.game.outcome(),
             by_clock,
         };
-        self.writer.append(row).await.map_err(|e| match e {
-            AppendError::Stopped => ApiError::ShuttingDown,
-            AppendError::Unavailable => ApiError::Unavailable,
-            AppendError::Diverged { seq } => {
-                // The store holds another action at this seq: this table's state is not the
-                // stored one. It stops; the next request reloads the game from the store.
-                tracing::error!(game = %self.info.id, seq, "table out of step with the store; reloading");
-                self.diverged = true;
-                ApiError::Internal
+        if let Err(e) = self.writer.append(row).await {
+            let error = match e {
+                AppendError::Stopped => ApiError::ShuttingDown,
+                AppendError::Unavailable => ApiError::Unavailable,
+                AppendError::Diverged { seq } => {
+                    tracing::error!(game = %self.info.id, seq, "table out of step with the store; reloading");
+                    ApiError::Internal
+                }
+                AppendError::Failed(e) => {
+                    tracing::error!(game = %self.info.id, error = %e, "action not committed");
+                    ApiError::Internal
+                }
+            };
+            self.needs_reload = true;
+            if !self.shutdown.is_cancelled() {
+                self.reload().await;
             }
-            AppendError::Failed(e) => {
-                tracing::error!(game = %self.info.id, error = %e, "action not committed");
-                ApiError::Internal
-            }
-        })?;
-        self.game = next;
+            return Err(error);
+        }
         self.version += 1;
         // The timers first: the patches carry the new turn's clock.
         self.schedule();
@@ -214,10 +260,51 @@ impl Actor {
         Ok(self.version)
     }
 
-    fn legal_actions(&self, viewer: Viewer) -> Vec<Value> {
+    /// Reloads the game from the store and sends every subscriber a snapshot of it. False (and
+    /// the reload is tried again later) when the store cannot be read.
+    async fn reload(&mut self) -> bool {
+        let id = self.info.id.clone();
+        let loaded = match (self.store.game(&id).await, self.store.actions(&id).await) {
+            (Ok(Some(record)), Ok(actions)) => rebuild(&self.catalog, &record, &actions),
+            (Ok(None), _) => Err("the game is gone from the store".to_string()),
+            (Err(e), _) | (_, Err(e)) => Err(e.to_string()),
+        };
+        let Rebuilt { game, version } = match loaded {
+            Ok(rebuilt) => rebuilt,
+            Err(e) => {
+                tracing::error!(game = %id, error = %e, "table not reloaded from the store yet");
+                return false;
+            }
+        };
+        tracing::warn!(game = %id, version, "table reloaded from the store after a failed commit");
+        self.game = game;
+        self.version = version;
+        self.needs_reload = false;
+        let to_act = self.game.to_act();
+        for i in 0..self.viewers.len() {
+            let v = &mut self.viewers[i];
+            v.history.clear();
+            v.view = None;
+            v.legal = match v.viewer {
+                Viewer::Seat(seat) if v.keep && to_act.contains(&seat) => self.game.legal_actions(seat),
+                _ => Vec::new(),
+            };
+            v.legal_since = version;
+            let subscribers = std::mem::take(&mut v.subscribers);
+            let viewer = v.viewer;
+            for (conn, out) in subscribers {
+                self.subscribe(conn, viewer, None, out);
+            }
+        }
+        self.schedule();
+        true
+    }
+
+    /// The legal actions sent to `viewer`: only a seat the game waits for has any.
+    fn legal_actions(&self, viewer: Viewer, to_act: &[Seat]) -> Vec<Value> {
         match viewer {
-            Viewer::Seat(seat) => self.game.legal_actions(seat),
-            Viewer::Spectator => Vec::new(),
+            Viewer::Seat(seat) if to_act.contains(&seat) => self.game.legal_actions(seat),
+            _ => Vec::new(),
         }
     }
 
@@ -243,8 +330,8 @@ impl Actor {
                 self.viewers[i].history.clear();
                 continue;
             }
-            let new_view = self.game.view(viewer);
-            let legal = self.legal_actions(viewer);
+            let new_view = self.game.view_json(viewer);
+            let legal = self.legal_actions(viewer, &to_act);
             let v = &mut self.viewers[i];
             if v.keep && v.legal != legal {
                 v.legal.clone_from(&legal);
@@ -254,7 +341,7 @@ impl Actor {
                 v.view = Some(new_view);
                 continue;
             };
-            let patch = json_patch::diff(old_view, &new_view);
+            let patch = diff_json(old_view, &new_view);
             let text = ServerMsg::Patch {
                 game: &self.info.id,
                 version: self.version,
@@ -297,10 +384,14 @@ impl Actor {
             }
             let _ = out.send(ServerMsg::Resumed { game: &self.info.id, version, clock: self.clock() }.to_text());
         } else {
-            let view = match &v.view {
-                Some(view) => view.clone(),
-                None => self.game.view(viewer),
+            let text = match &v.view {
+                Some(text) => text.clone(),
+                None => self.game.view_json(viewer),
             };
+            // A snapshot is rare (subscribe, resync): the view goes out as a `Value`, so its keys
+            // are ordered exactly as in every patch.
+            let view: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+            let to_act = self.game.to_act();
             let outcome = self.game.outcome();
             let snapshot = ServerMsg::Snapshot {
                 game: &self.info.id,
@@ -312,8 +403,8 @@ impl Actor {
                 },
                 seats: &self.info.seats,
                 view: &view,
-                to_act: &self.game.to_act(),
-                legal_actions: &self.legal_actions(viewer),
+                to_act: &to_act,
+                legal_actions: &self.legal_actions(viewer, &to_act),
                 seed_commitment: &self.seed.commitment(),
                 seed: outcome.as_ref().map(|_| self.seed.to_hex()),
                 outcome: outcome.as_ref(),
@@ -325,7 +416,7 @@ impl Actor {
             if v.view.is_none() {
                 // History from before was kept against no view: start afresh from this one.
                 v.history.clear();
-                v.view = Some(view);
+                v.view = Some(text);
             }
         }
         self.viewers[index].subscribers.push((conn, out));
@@ -389,6 +480,30 @@ impl Actor {
             let retry = self.config.bot_delay.max(std::time::Duration::from_millis(500));
             self.bot_due = self.bot_due.and_then(|_| deadline(Instant::now(), retry));
             self.turn_due = self.turn_due.and_then(|_| deadline(Instant::now(), std::time::Duration::from_secs(1)));
+        }
+    }
+}
+
+/// The answer owed to the sender of an action. If the table fails before answering (an engine
+/// panic unwinds the task), dropping it still tells the sender: `server/internal`.
+struct Answer {
+    out: Option<Outbox>,
+    req: Option<u64>,
+    game: crate::ids::GameId,
+}
+
+impl Answer {
+    fn send(mut self, text: Arc<str>) {
+        if let Some(out) = self.out.take() {
+            out.send(text);
+        }
+    }
+}
+
+impl Drop for Answer {
+    fn drop(&mut self) {
+        if let Some(out) = self.out.take() {
+            out.send(error_text(&ApiError::Internal, self.req, Some(&self.game)));
         }
     }
 }

@@ -12,13 +12,14 @@ use crate::error::ApiError;
 use crate::ids::{AccountId, GameId, LobbyId};
 use crate::store::writer::Writer;
 use crate::store::{ActionRow, GameRecord, GameStatus, Store, StoreError};
-use game_core::{DynGame, Seat, SeatNames, Viewer};
+use game_core::replay::{replay, HashCheck, ReplayStart};
+use game_core::{DynGame, Seat, Viewer};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
@@ -82,7 +83,9 @@ pub enum Command {
         /// The connection.
         conn: ConnId,
     },
-    /// Play an action; the reply carries the new version once it is committed and broadcast.
+    /// Play an action. The table answers on `out` itself, once the action is committed and its
+    /// patches are queued: an `ack` (right behind the mover's own patch, in the same queue) or
+    /// an `error`; no task in between, so the ack leaves with the patch.
     Action {
         /// The seat acting.
         seat: Seat,
@@ -90,8 +93,10 @@ pub enum Command {
         version: u64,
         /// The action JSON.
         action: Value,
-        /// The answer.
-        reply: oneshot::Sender<Result<u64, ApiError>>,
+        /// The client's request id, echoed in the answer.
+        req: Option<u64>,
+        /// The sender's socket, for the answer.
+        out: Outbox,
     },
 }
 
@@ -233,26 +238,7 @@ impl Tables {
     /// # Errors
     /// A description of the first mismatch.
     pub fn rebuild(&self, record: &GameRecord, actions: &[ActionRow]) -> Result<Rebuilt, String> {
-        let log = record.log(actions.to_vec());
-        let descriptor =
-            self.catalog.get(&log.game).ok_or_else(|| format!("game {:?} is not in this build", log.game))?;
-        let setup = &record.setup;
-        let mut game = descriptor.create(setup.seats.len(), &setup.options, setup.seed).map_err(|e| e.to_string())?;
-        if game.state_hash() != setup.initial_hash {
-            return Err("the state after setup does not match its stored hash".into());
-        }
-        let names = SeatNames(setup.seats.clone());
-        for (i, entry) in log.actions.iter().enumerate() {
-            if entry.seq != i as u64 + 1 {
-                return Err(format!("action {} has seq {}", i + 1, entry.seq));
-            }
-            game.apply(entry.seat, &entry.action, &names)
-                .map_err(|e| format!("stored action {} was rejected: {e}", entry.seq))?;
-            if game.state_hash() != entry.hash {
-                return Err(format!("after action {} the state hash differs from the stored one", entry.seq));
-            }
-        }
-        Ok(Rebuilt { game, version: log.actions.len() as u64 })
+        rebuild(&self.catalog, record, actions)
     }
 
     /// Rebuilds and starts every unfinished game. A game that cannot be restored (an unreadable
@@ -320,7 +306,11 @@ impl Tables {
             rebuilt,
             setup.seed,
             rx,
-            self.writer.clone(),
+            actor::Persistence {
+                writer: self.writer.clone(),
+                store: self.store.clone(),
+                catalog: self.catalog.clone(),
+            },
             self.shutdown.clone(),
             self.config.clone(),
         );
@@ -364,4 +354,23 @@ impl Drop for Registered {
         }
         self.tables.remove(&self.id, self.instance);
     }
+}
+
+/// Rebuilds a game from its setup and stored actions with game-core's replay loop, checking
+/// every stored hash.
+///
+/// # Errors
+/// A description of the first mismatch.
+pub fn rebuild(catalog: &Catalog, record: &GameRecord, actions: &[ActionRow]) -> Result<Rebuilt, String> {
+    let log = record.log(actions.to_vec());
+    let descriptor = catalog.get(&log.game).ok_or_else(|| format!("game {:?} is not in this build", log.game))?;
+    let start = ReplayStart {
+        descriptor,
+        seats: &log.seats,
+        options: &log.options,
+        seed: record.setup.seed,
+        initial_hash: Some(&log.initial_hash),
+    };
+    let replayed = replay(start, &log.actions, HashCheck::Every, |_, _, _| {}).map_err(|e| e.to_string())?;
+    Ok(Rebuilt { game: replayed.game, version: replayed.actions as u64 })
 }

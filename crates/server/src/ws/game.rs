@@ -1,13 +1,11 @@
 //! Game subscriptions and actions on a socket: who may watch (see [`crate::access`]), the table
-//! to ask, and the answer to an action once it is committed.
+//! to ask, and the action handed to it (the table itself answers, on the socket's queue).
 
 use super::Connection;
 use crate::error::ApiError;
 use crate::ids::GameId;
 use crate::lobby::registry::Kick;
-use crate::protocol::{error_text, ServerMsg};
 use crate::table::{Command, TableHandle};
-use tokio::sync::oneshot;
 
 impl Connection {
     async fn table(&mut self, game: &GameId) -> Result<TableHandle, ApiError> {
@@ -98,24 +96,12 @@ impl Connection {
         for _ in 0..2 {
             let table = self.table(game).await?;
             let seat = table.info.access().player(account.as_ref())?;
-            let (reply, answer) = oneshot::channel();
-            if !table.send(Command::Action { seat, version, action: action.clone(), reply }).await {
+            // The table answers on this socket's queue itself, right behind the mover's patch.
+            let command = Command::Action { seat, version, action: action.clone(), req, out: self.out.clone() };
+            if !table.send(command).await {
                 self.forget(game);
                 continue;
             }
-            // The answer comes after the commit; wait for it off the read loop.
-            let out = self.out.clone();
-            let game = game.clone();
-            let shutting_down = self.state.shutdown.clone();
-            self.state.answers.spawn(async move {
-                let text = match answer.await {
-                    Ok(Ok(version)) => ServerMsg::Ack { req, game: &game, version }.to_text(),
-                    Ok(Err(e)) => error_text(&e, req, Some(&game)),
-                    Err(_) if shutting_down.is_cancelled() => error_text(&ApiError::ShuttingDown, req, Some(&game)),
-                    Err(_) => error_text(&ApiError::Internal, req, Some(&game)),
-                };
-                out.send(text);
-            });
             return Ok(());
         }
         Err(self.stopped())

@@ -86,8 +86,16 @@ pub(super) async fn write(mut sink: Sink, mut queue: OutboxReader, mut close: on
             }
             text = queue.recv() => {
                 let Some(text) = text else { return };
+                // What is queued together (a patch and the ack behind it) goes out in one write.
+                let send_queued = async {
+                    sink.feed(text_frame(&text)).await?;
+                    while let Some(more) = queue.try_recv() {
+                        sink.feed(text_frame(&more)).await?;
+                    }
+                    sink.flush().await
+                };
                 tokio::select! {
-                    sent = sink.send(text_frame(&text)) => if sent.is_err() { return },
+                    sent = send_queued => if sent.is_err() { return },
                     // A client that stopped reading: stop waiting on it (the frame stays buffered
                     // whole, ahead of the close frame), so that the overflow is handled above.
                     _ = fell_behind.cancelled() => {}

@@ -33,6 +33,8 @@ pub struct Seen {
     pub acks: Vec<u64>,
     /// Errors received.
     pub errors: Vec<Value>,
+    /// The type and version of every message received, in order.
+    pub received: Vec<(String, u64)>,
 }
 
 impl Seen {
@@ -56,6 +58,7 @@ impl Seen {
             commitment: String::new(),
             acks: Vec::new(),
             errors: Vec::new(),
+            received: Vec::new(),
         };
         seen.absorb(snapshot);
         seen
@@ -63,6 +66,8 @@ impl Seen {
 
     /// Takes in one server message.
     pub fn absorb(&mut self, msg: Value) {
+        self.received
+            .push((msg["type"].as_str().unwrap_or_default().to_string(), msg["version"].as_u64().unwrap_or(0)));
         match msg["type"].as_str() {
             Some("snapshot") => {
                 self.seat = msg["seat"].as_u64();

@@ -1,0 +1,148 @@
+//! What a run measured: counters, latency samples and sizes, and the load generator's own CPU.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// Counters and samples shared by every game slot.
+#[derive(Default)]
+pub struct Stats {
+    /// Actions the server acknowledged.
+    pub accepted: AtomicU64,
+    /// Actions the server refused.
+    pub rejected: AtomicU64,
+    /// Games played to their end.
+    pub games_finished: AtomicU64,
+    /// How many patch frames to print.
+    pub show_frames: u64,
+    /// How many were printed.
+    pub shown: AtomicU64,
+    /// Game slots whose first game is set up and subscribed.
+    pub ready: AtomicU64,
+    /// Game slots in the run.
+    pub slots: u64,
+    pub(crate) samples: Mutex<Samples>,
+}
+
+/// One action's timings, in microseconds from sending it.
+pub struct ActionTiming {
+    /// The last subscriber's patch of the new version.
+    pub last_patch_us: u64,
+    /// The mover's own patch.
+    pub own_patch_us: u64,
+    /// The mover's ack.
+    pub ack_us: u64,
+}
+
+#[derive(Default)]
+pub(crate) struct Samples {
+    last_patch_us: Vec<u64>,
+    ack_us: Vec<u64>,
+    ack_after_patch_us: Vec<u64>,
+    patch_bytes: Vec<u64>,
+    patch_ops_bytes: Vec<u64>,
+}
+
+impl Stats {
+    /// Records one accepted action and, per subscriber, the size of the patch frame it received
+    /// and of the patch in it.
+    pub fn record(&self, timing: ActionTiming, patch_bytes: &[(u64, u64)]) {
+        self.accepted.fetch_add(1, Ordering::Relaxed);
+        // Latencies count once every slot has set up its game: before that, thousands of games
+        // being created (accounts, lobbies, sockets) share the server with the first actions.
+        if self.ready.load(Ordering::Relaxed) < self.slots {
+            return;
+        }
+        let mut s = self.samples.lock().unwrap_or_else(|e| e.into_inner());
+        s.last_patch_us.push(timing.last_patch_us);
+        s.ack_us.push(timing.ack_us);
+        s.ack_after_patch_us.push(timing.ack_us.saturating_sub(timing.own_patch_us));
+        s.patch_bytes.extend(patch_bytes.iter().map(|(frame, _)| *frame));
+        s.patch_ops_bytes.extend(patch_bytes.iter().map(|(_, ops)| *ops));
+    }
+
+    /// Prints the report; `cpu_seconds` is this process's CPU time over the run.
+    pub fn report(&self, elapsed: f64, cpu_seconds: f64) {
+        let mut guard = self.samples.lock().unwrap_or_else(|e| e.into_inner());
+        let s = &mut *guard;
+        for v in
+            [&mut s.last_patch_us, &mut s.ack_us, &mut s.ack_after_patch_us, &mut s.patch_bytes, &mut s.patch_ops_bytes]
+        {
+            v.sort_unstable();
+        }
+        let accepted = self.accepted.load(Ordering::Relaxed);
+        println!("elapsed:              {elapsed:.1} s (including game setup)");
+        println!("accepted actions:     {accepted}");
+        println!("actions per second:   {:.0}", accepted as f64 / elapsed);
+        println!("games finished:       {}", self.games_finished.load(Ordering::Relaxed));
+        println!("refused actions:      {}", self.rejected.load(Ordering::Relaxed));
+        let ms = |v: &[u64], p| percentile(v, p) as f64 / 1000.0;
+        println!("timed actions:        {} (those sent once every game slot was set up)", s.last_patch_us.len());
+        println!(
+            "action -> last patch: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+            ms(&s.last_patch_us, 0.5),
+            ms(&s.last_patch_us, 0.99),
+            ms(&s.last_patch_us, 1.0)
+        );
+        println!(
+            "action -> ack:        p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+            ms(&s.ack_us, 0.5),
+            ms(&s.ack_us, 0.99),
+            ms(&s.ack_us, 1.0)
+        );
+        println!(
+            "ack after own patch:  p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms",
+            ms(&s.ack_after_patch_us, 0.5),
+            ms(&s.ack_after_patch_us, 0.99),
+            ms(&s.ack_after_patch_us, 1.0)
+        );
+        println!(
+            "patch frame bytes per receiving client: median {}, p99 {}, max {}",
+            percentile(&s.patch_bytes, 0.5),
+            percentile(&s.patch_bytes, 0.99),
+            percentile(&s.patch_bytes, 1.0)
+        );
+        println!(
+            "RFC 6902 patch bytes in it:             median {}, p99 {}, max {}",
+            percentile(&s.patch_ops_bytes, 0.5),
+            percentile(&s.patch_ops_bytes, 0.99),
+            percentile(&s.patch_ops_bytes, 1.0)
+        );
+        println!(
+            "loadgen cpu:          {:.0}% of a core, {:.1} us per accepted action",
+            100.0 * cpu_seconds / elapsed,
+            1e6 * cpu_seconds / (accepted.max(1) as f64)
+        );
+    }
+}
+
+fn percentile(sorted: &[u64], p: f64) -> u64 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+/// CPU time (user + system) used so far by process `pid` ("self" for this one), in seconds;
+/// 0 where /proc cannot be read.
+pub fn cpu_seconds(pid: &str) -> f64 {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return 0.0 };
+    // Fields after the command name (which may hold spaces) start after the last ')'.
+    let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok()).unwrap_or(0.0);
+    // utime and stime are fields 14 and 15 of the line (indexes 11 and 12 from the state, field
+    // 3); /proc counts them in USER_HZ, which is 100 on Linux.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// Resident memory of process `pid`, in KiB; 0 where /proc cannot be read.
+pub fn rss_kib(pid: &str) -> u64 {
+    let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else { return 0 };
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
