@@ -145,9 +145,16 @@ impl<G: Game> DynGame for Wrapped<G> {
 
     fn apply(&mut self, seat: Seat, action: &Value, names: &SeatNames) -> Result<Vec<DynEvent>, RuleError> {
         // Read straight from the borrowed JSON: no copy of the action per apply.
-        let action =
+        let parsed =
             G::Action::deserialize(action).map_err(|e| RuleError::MalformedAction { reason: e.to_string() })?;
-        let events = self.0.apply(seat, &action)?;
+        // serde lets unknown keys through in some shapes (unit variants of tagged enums): only the
+        // exact JSON of an action is accepted, so nothing unread is ever stored in a game's log.
+        if serde_json::to_value(&parsed).ok().as_ref() != Some(action) {
+            return Err(RuleError::MalformedAction {
+                reason: "the action has keys or values this game does not read; send it exactly as listed".into(),
+            });
+        }
+        let events = self.0.apply(seat, &parsed)?;
         Ok(dyn_events(events, names))
     }
 

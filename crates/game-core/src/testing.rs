@@ -347,6 +347,12 @@ fn mutations(action: &Value) -> Vec<Value> {
             }
         }
     }
+    // An unknown key beside the real ones: it must be refused, not applied and stored in the log.
+    if let Value::Object(map) = action {
+        let mut copy = map.clone();
+        copy.insert("unexpected".into(), json!(1));
+        out.push(Value::Object(copy));
+    }
     out
 }
 
