@@ -153,7 +153,7 @@ test('axe-core finds no serious or critical violation on the sign-in, home and l
 
 test('with a turn clock the table counts down and marks the move the clock made, in the log and the replay', async () => {
   const page = await guest(browser, 'Tim');
-  const id = await quickGame(page, 'knights-templar', 2, { turnSeconds: 2 });
+  const id = await quickGame(page, 'knights-templar', 2, { turnSeconds: 10 });
   await openTable(page, id);
   await myTurn(page);
   const left = await page.waitForSelector('[data-testid="clock"]:not([hidden]) [data-testid="clock-left"]');

@@ -87,7 +87,8 @@ async fn the_turn_clock_is_sent_to_the_table_and_a_timed_out_move_is_marked_as_t
     let http = server.http();
     let (ana, _) = http.guest("Ana").await;
     let (ben, _) = http.guest("Ben").await;
-    let created = ana.post("/api/lobbies", json!({"game": "knights-templar", "public": true, "turn_seconds": 1})).await;
+    let created =
+        ana.post("/api/lobbies", json!({"game": "knights-templar", "public": true, "turn_seconds": 10})).await;
     let lobby = created["lobby"]["id"].as_str().unwrap().to_string();
     ben.post(&format!("/api/lobbies/{lobby}/join"), json!({})).await;
     ben.post(&format!("/api/lobbies/{lobby}/seat"), json!({"seat": 1})).await;
@@ -99,7 +100,7 @@ async fn the_turn_clock_is_sent_to_the_table_and_a_timed_out_move_is_marked_as_t
     let waiting = snapshot["to_act"].clone();
     assert_eq!(snapshot["clock"]["seats"], waiting, "the clock runs for the people the game waits for");
     let left = snapshot["clock"]["remaining_ms"].as_u64().unwrap();
-    assert!(left <= 1000, "at most the turn's second is left: {left}");
+    assert!(left <= 1000, "at most the turn's ten 100-ms test seconds are left: {left}");
     // Nobody moves: the clock plays for the waiting seat, and says so.
     let patch = ws.recv_until(|m| m["type"] == "patch" || m["type"] == "error").await;
     assert_eq!(patch["type"], "patch", "{patch}");

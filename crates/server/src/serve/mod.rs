@@ -41,6 +41,10 @@ pub struct ServeArgs {
     /// How long a bot waits before it moves, in milliseconds.
     #[arg(long, env = "CHAPTERHOUSE_BOT_DELAY_MS", default_value_t = 400)]
     pub bot_delay_ms: u64,
+    /// How long one second of a turn limit lasts, in milliseconds (1000; tests and demos shorten
+    /// it so that a 10-second limit, the shortest a lobby may set, runs out quickly).
+    #[arg(long, env = "CHAPTERHOUSE_TURN_SECOND_MS", default_value_t = 1000, hide = true)]
+    pub turn_second_ms: u64,
     /// How many messages may wait for one socket; a client further behind is disconnected.
     #[arg(long, env = "CHAPTERHOUSE_SOCKET_QUEUE", default_value_t = crate::outbox::DEFAULT_CAPACITY)]
     pub socket_queue: usize,
@@ -78,7 +82,11 @@ impl From<&ServeArgs> for ServerConfig {
         ServerConfig {
             database_url: args.database_url.clone(),
             web_dir: args.web_dir.clone(),
-            tables: TableConfig { bot_delay: Duration::from_millis(args.bot_delay_ms), ..TableConfig::default() },
+            tables: TableConfig {
+                bot_delay: Duration::from_millis(args.bot_delay_ms),
+                turn_second: Duration::from_millis(args.turn_second_ms.max(1)),
+                ..TableConfig::default()
+            },
             socket_queue: args.socket_queue,
             catalog: Arc::new(Catalog::standard()),
             limits: if args.no_limits { LimitsConfig::unlimited() } else { LimitsConfig::default() },

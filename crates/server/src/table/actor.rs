@@ -439,7 +439,8 @@ impl Actor {
         }
         if let Some(limit) = self.info.turn_seconds {
             if to_act.iter().any(|s| !is_bot(s)) {
-                self.turn_due = deadline(now, limit.duration());
+                let limit = self.config.turn_second.saturating_mul(u32::try_from(limit.seconds()).unwrap_or(u32::MAX));
+                self.turn_due = deadline(now, limit);
             }
         }
     }

@@ -123,11 +123,18 @@ pub struct TableConfig {
     pub bot_delay: Duration,
     /// How long a finished table with no subscribers stays live.
     pub idle_finished: Duration,
+    /// How long one second of a lobby's turn limit lasts on the table's clock: one second, except
+    /// in tests and demos that want a 10-second limit (the shortest a lobby may set) to run out fast.
+    pub turn_second: Duration,
 }
 
 impl Default for TableConfig {
     fn default() -> Self {
-        TableConfig { bot_delay: Duration::from_millis(400), idle_finished: Duration::from_secs(60) }
+        TableConfig {
+            bot_delay: Duration::from_millis(400),
+            idle_finished: Duration::from_secs(60),
+            turn_second: Duration::from_secs(1),
+        }
     }
 }
 

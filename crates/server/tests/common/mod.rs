@@ -96,7 +96,12 @@ pub struct TestServer {
 
 /// Table settings for tests: bots move at once.
 pub fn fast_tables() -> TableConfig {
-    TableConfig { bot_delay: Duration::from_millis(0), idle_finished: Duration::from_secs(60) }
+    // A turn limit's "second" lasts 100 ms here, so a 10-second limit (the shortest) runs out in 1 s.
+    TableConfig {
+        bot_delay: Duration::from_millis(0),
+        idle_finished: Duration::from_secs(60),
+        turn_second: Duration::from_millis(100),
+    }
 }
 
 /// The configuration of a test server on `db` (standard catalog, fast tables, generous limits).
