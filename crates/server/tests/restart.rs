@@ -27,7 +27,17 @@ impl Process {
         let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
         let log = std::fs::OpenOptions::new().create(true).append(true).open(log).unwrap();
         let child = Command::new(env!("CARGO_BIN_EXE_chapterhouse"))
-            .args(["serve", "--bind", &addr.to_string(), "--database-url", &db.url, "--bot-delay-ms", "5"])
+            // Every player plays as fast as it can from one address: no rate limits here.
+            .args([
+                "serve",
+                "--bind",
+                &addr.to_string(),
+                "--database-url",
+                &db.url,
+                "--bot-delay-ms",
+                "5",
+                "--no-limits",
+            ])
             .env("RUST_LOG", "info")
             .stdout(Stdio::null())
             .stderr(log)
