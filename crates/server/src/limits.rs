@@ -56,6 +56,11 @@ pub struct LimitsConfig {
     pub subscriptions_per_socket: usize,
     /// Members of one lobby.
     pub members_per_lobby: usize,
+    /// Whether clients on a loopback address skip the per-address limits (sign-ins, new accounts,
+    /// sockets). Every client of a reverse proxy on the same host that does not forward addresses
+    /// looks like 127.0.0.1, and so does a local load test: limiting them per address would limit
+    /// them all together. Per-account, per-socket and total limits still hold.
+    pub exempt_loopback: bool,
 }
 
 impl Default for LimitsConfig {
@@ -70,6 +75,7 @@ impl Default for LimitsConfig {
             sockets_total: 10_000,
             subscriptions_per_socket: 64,
             members_per_lobby: 64,
+            exempt_loopback: true,
         }
     }
 }
@@ -156,7 +162,9 @@ impl Limits {
     /// # Errors
     /// `proto/rate_limited`.
     pub fn sign_in(&self, ip: IpAddr, name: &str) -> Result<(), ApiError> {
-        self.sign_in_ip.check_key(&ip).map_err(|n| refused(Limited::SignIn, &n))?;
+        if !self.exempt(ip) {
+            self.sign_in_ip.check_key(&ip).map_err(|n| refused(Limited::SignIn, &n))?;
+        }
         self.sign_in_name.check_key(&name.trim().to_lowercase()).map_err(|n| refused(Limited::SignIn, &n))
     }
 
@@ -165,7 +173,15 @@ impl Limits {
     /// # Errors
     /// `proto/rate_limited`.
     pub fn new_account(&self, ip: IpAddr) -> Result<(), ApiError> {
+        if self.exempt(ip) {
+            return Ok(());
+        }
         self.new_accounts.check_key(&ip).map_err(|n| refused(Limited::NewAccount, &n))
+    }
+
+    /// Whether `ip` skips the per-address limits (see [`LimitsConfig::exempt_loopback`]).
+    fn exempt(&self, ip: IpAddr) -> bool {
+        self.config.exempt_loopback && ip.to_canonical().is_loopback()
     }
 
     /// A new lobby by `account`.
@@ -188,7 +204,7 @@ impl Limits {
     pub fn open_socket(self: &Arc<Self>, ip: IpAddr) -> Result<SocketSlot, ApiError> {
         let mut counts = self.sockets.lock().map_err(|_| ApiError::Internal)?;
         let mine = counts.per_ip.get(&ip).copied().unwrap_or(0);
-        if counts.total >= self.config.sockets_total || mine >= self.config.sockets_per_ip {
+        if counts.total >= self.config.sockets_total || (mine >= self.config.sockets_per_ip && !self.exempt(ip)) {
             return Err(ApiError::TooManySockets);
         }
         counts.total += 1;
@@ -257,6 +273,38 @@ mod tests {
         let other_ip: IpAddr = [10, 0, 0, 2].into();
         assert!(limits.sign_in(other_ip, "ANA").is_err(), "the name is limited too, whatever its case");
         assert_eq!(limits.sign_in(other_ip, "Cy"), Ok(()));
+    }
+
+    #[test]
+    fn loopback_clients_skip_the_per_address_limits_unless_told_not_to() {
+        let config = LimitsConfig {
+            sign_in: Rate::new(1, Duration::from_secs(60)),
+            new_accounts: Rate::new(1, Duration::from_secs(60)),
+            sockets_per_ip: 1,
+            ..Default::default()
+        };
+        let limits = Arc::new(Limits::new(config.clone()));
+        for local in [IpAddr::from([127, 0, 0, 1]), IpAddr::from(std::net::Ipv6Addr::LOCALHOST)] {
+            let _slots: Vec<SocketSlot> =
+                (0..3).map(|_| limits.open_socket(local).expect("no per-address cap")).collect();
+            for _ in 0..3 {
+                assert_eq!(limits.new_account(local), Ok(()));
+            }
+            for name in ["Ana", "Ben"] {
+                assert_eq!(limits.sign_in(local, &format!("{name}{local}")), Ok(()));
+            }
+        }
+        let local: IpAddr = [127, 0, 0, 1].into();
+        assert!(limits.sign_in(local, "Ana127.0.0.1").is_err(), "the per-name limit still holds on loopback");
+        let remote: IpAddr = [10, 0, 0, 1].into();
+        let _one = limits.open_socket(remote).unwrap();
+        assert_eq!(limits.open_socket(remote).err(), Some(ApiError::TooManySockets), "others are still capped");
+        let strict = Arc::new(Limits::new(LimitsConfig { exempt_loopback: false, ..config }));
+        let local: IpAddr = [127, 0, 0, 1].into();
+        let _first = strict.open_socket(local).unwrap();
+        assert_eq!(strict.open_socket(local).err(), Some(ApiError::TooManySockets));
+        assert_eq!(strict.new_account(local), Ok(()));
+        assert!(strict.new_account(local).is_err(), "without the exemption loopback is one address like any");
     }
 
     #[test]

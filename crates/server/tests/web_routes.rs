@@ -112,3 +112,31 @@ async fn the_turn_clock_is_sent_to_the_table_and_a_timed_out_move_is_marked_as_t
     assert_eq!(step["by_clock"], true, "the replay marks it");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn the_games_list_marks_the_running_games_that_wait_for_me() {
+    let db = TestDb::sqlite();
+    let server = TestServer::start(&db).await;
+    let http = server.http();
+    let (ana, _) = http.guest("Ana").await;
+    let (ben, _) = http.guest("Ben").await;
+    let created = ana.post("/api/lobbies", json!({"game": "knights-templar", "public": true})).await;
+    let lobby = created["lobby"]["id"].as_str().unwrap().to_string();
+    ben.post(&format!("/api/lobbies/{lobby}/join"), json!({})).await;
+    ben.post(&format!("/api/lobbies/{lobby}/seat"), json!({"seat": 1})).await;
+    let game = ana.post(&format!("/api/lobbies/{lobby}/start"), json!({})).await["game"].as_str().unwrap().to_string();
+    let mut ws = Ws::connect(server.addr, None).await;
+    ws.send(json!({"type": "subscribe", "game": game})).await;
+    let snapshot = ws.recv_until(|m| m["type"] == "snapshot" || m["type"] == "error").await;
+    let waiting: Vec<u64> = snapshot["to_act"].as_array().unwrap().iter().filter_map(|s| s.as_u64()).collect();
+    assert_eq!(waiting.len(), 1, "Knights Templar waits for one seat: {snapshot}");
+    let marked = |list: &serde_json::Value| -> bool {
+        let entry = list["games"].as_array().unwrap().iter().find(|g| g["id"] == game.as_str()).cloned().unwrap();
+        assert_eq!(entry["status"], "running");
+        entry["your_turn"] == true
+    };
+    let (ana_list, ben_list) = (ana.get("/api/me/games").await, ben.get("/api/me/games").await);
+    assert_eq!(marked(&ana_list), waiting == [0], "Ana's mark follows the game: {ana_list}");
+    assert_eq!(marked(&ben_list), waiting == [1], "Ben's mark follows the game: {ben_list}");
+    server.stop().await;
+}

@@ -101,6 +101,7 @@ export function homeScreen(ctx) {
         h('a', { href: `#/${g.status === 'running' ? 'game' : 'replay'}/${encodeURIComponent(g.id)}` }, names[g.game] || g.game),
         ' — ', listText(g.seats), ' ',
         h('span', { class: 'muted' }, g.status === 'running' ? '(running)' : g.outcome ? `(won by ${listText(g.outcome.winners.map((w) => g.seats[w]))})` : `(${g.status})`),
+        g.your_turn ? [' ', h('span', { class: 'tag your-turn-tag', dataset: { testid: 'your-turn-badge' } }, 'your turn')] : null,
         g.status !== 'running' ? null : [' ', h('a', { href: `#/replay/${encodeURIComponent(g.id)}`, class: 'muted' }, 'log')],
       )) : [h('li', { class: 'muted' }, 'None yet.')]));
     } catch (err) {
@@ -123,6 +124,6 @@ export function homeScreen(ctx) {
     refreshLobbies();
     refreshGames();
   }).catch((err) => { error.textContent = err.message; });
-  timer = setInterval(refreshLobbies, 5000);
+  timer = setInterval(() => { refreshLobbies(); refreshGames(); }, 5000);
   return { dispose() { clearInterval(timer); } };
 }

@@ -5,7 +5,7 @@ use super::Body;
 use crate::accounts::{bearer, check_name, new_token, token_hash, Auth};
 use crate::error::ApiError;
 use crate::state::AppState;
-use crate::store::{Account, AccountKind, GameSummary, StoreError};
+use crate::store::{Account, AccountKind, GameStatus, GameSummary, StoreError};
 use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
 use axum::http::StatusCode;
@@ -134,5 +134,9 @@ struct GameList {
 }
 
 async fn my_games(State(state): State<AppState>, Auth(account): Auth) -> Result<Json<GameList>, ApiError> {
-    Ok(Json(GameList { games: state.store.games_of(&account.id, 200).await? }))
+    let mut games = state.store.games_of(&account.id, 200).await?;
+    for g in games.iter_mut().filter(|g| g.status == GameStatus::Running) {
+        g.your_turn = state.tables.get(&g.id).is_some_and(|t| t.info.waits_for(g.seat));
+    }
+    Ok(Json(GameList { games }))
 }

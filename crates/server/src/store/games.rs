@@ -157,6 +157,9 @@ pub struct GameSummary {
     pub outcome: Option<Outcome>,
     /// Start time (unix ms).
     pub created_at: i64,
+    /// Whether the game waits for this account's seat now (running games whose table is live).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub your_turn: bool,
 }
 
 /// The most action rows in one `insert` statement (5 parameters each, plus the time): well
@@ -431,6 +434,7 @@ impl Store {
                         None => None,
                     },
                     created_at: int(r, "created_at")?,
+                    your_turn: false,
                 })
             })
             .collect()

@@ -427,6 +427,8 @@ impl Actor {
     fn schedule(&mut self) {
         self.bot_due = None;
         self.turn_due = None;
+        let waiting = self.game.to_act().iter().filter(|s| s.index() < 16).fold(0u16, |m, s| m | (1 << s.index()));
+        self.info.waiting.store(waiting, std::sync::atomic::Ordering::Relaxed);
         if self.finished() {
             self.schedule_idle();
             return;

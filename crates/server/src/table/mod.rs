@@ -16,7 +16,7 @@ use game_core::replay::{replay, HashCheck, ReplayStart};
 use game_core::{DynGame, Seat, Viewer};
 use serde_json::Value;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -50,6 +50,16 @@ pub struct TableInfo {
     pub invite_code: Option<String>,
     /// Per-turn time limit.
     pub turn_seconds: Option<TurnLimit>,
+    /// The seats the game waits for now, one bit per seat (the only field that changes: the
+    /// table's task writes it, and "your turn" marks in the games list read it without a message).
+    pub waiting: Arc<AtomicU16>,
+}
+
+impl TableInfo {
+    /// Whether the game waits for `seat` now.
+    pub fn waits_for(&self, seat: Seat) -> bool {
+        seat.index() < 16 && self.waiting.load(Ordering::Relaxed) & (1 << seat.index()) != 0
+    }
 }
 
 impl TableInfo {
@@ -296,6 +306,7 @@ impl Tables {
             public: setup.public,
             invite_code: setup.invite_code.clone(),
             turn_seconds: setup.turn_seconds,
+            waiting: Arc::default(),
         });
         let (tx, rx) = mpsc::channel(256);
         let handle =

@@ -128,6 +128,8 @@ pub fn generous_limits() -> LimitsConfig {
         socket_messages: plenty,
         sockets_per_ip: 10_000,
         sockets_total: 10_000,
+        // Every test client is on 127.0.0.1: the per-address limits are tested as if it were not.
+        exempt_loopback: false,
         ..LimitsConfig::default()
     }
 }
