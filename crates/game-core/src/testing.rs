@@ -7,8 +7,11 @@
 //!   through its serialisation, and that the same seed and actions give the same hashes and a
 //!   log that replays and verifies — and fails at the action that was tampered with.
 //! - [`check_playouts`] plays many complete games cheaply and checks every one reaches an outcome.
+//! - [`texts`]: checks of a translated rules-text catalog against the English one.
 //!
 //! These functions panic with a description of the first violation, so call them from tests.
+
+pub mod texts;
 
 use crate::dynamic::{Descriptor, DynGame, GameDescriptor, Wrapped};
 use crate::game::{Game, RuleError};

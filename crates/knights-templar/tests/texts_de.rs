@@ -5,11 +5,8 @@
 //! player notices. `texts.rs` already ties the English keys to the engine; this file ties the German
 //! keys to the English ones, so together every id the engine shows has a German text.
 
+use game_core::testing::texts::Translation;
 use knights_templar::{TEXTS_DE, TEXTS_EN};
-use serde_json::Value;
-
-/// The longest `short` text: it must fit one line of a tooltip.
-const SHORT_MAX_CHARS: usize = 90;
 
 /// Strings that are rightly the same in both catalogs: proper names and words German shares with
 /// English. Anything else equal to its English counterpart is an untranslated copy. Each entry must
@@ -21,129 +18,7 @@ const SAME_IN_BOTH: &[&str] =
 /// translated.
 const ENGLISH_WORDS: [&str; 8] = ["the", "and", "of", "with", "your", "you", "player", "card"];
 
-fn catalog(file: &str, text: &str) -> Value {
-    serde_json::from_str(text).unwrap_or_else(|e| panic!("texts/{file} is not valid JSON: {e}"))
-}
-
-fn german() -> Value {
-    catalog("de.json", TEXTS_DE)
-}
-
-fn english() -> Value {
-    catalog("en.json", TEXTS_EN)
-}
-
-/// Walks both catalogs in step and reports every place where their shapes differ: a key in one
-/// and not the other, a list of a different length, or a text where the other has something else.
-fn shape_differences(path: &str, en: &Value, de: &Value, out: &mut Vec<String>) {
-    match (en, de) {
-        (Value::Object(en), Value::Object(de)) => {
-            for key in en.keys().filter(|k| !de.contains_key(*k)) {
-                out.push(format!("{path}/{key}: missing in de.json"));
-            }
-            for key in de.keys().filter(|k| !en.contains_key(*k)) {
-                out.push(format!("{path}/{key}: not in en.json"));
-            }
-            for (key, en_value) in en {
-                if let Some(de_value) = de.get(key) {
-                    shape_differences(&format!("{path}/{key}"), en_value, de_value, out);
-                }
-            }
-        }
-        (Value::Array(en), Value::Array(de)) => {
-            if en.len() != de.len() {
-                out.push(format!("{path}: {} entries in en.json, {} in de.json", en.len(), de.len()));
-            }
-            for (i, (en_value, de_value)) in en.iter().zip(de).enumerate() {
-                shape_differences(&format!("{path}/{i}"), en_value, de_value, out);
-            }
-        }
-        (Value::String(_), Value::String(_)) => {}
-        _ => out.push(format!("{path}: en.json has {en}, de.json has {de}")),
-    }
-}
-
-/// Every text of a catalog with its path (`/terms/card:1/name`), in file order.
-fn texts(path: &str, value: &Value, out: &mut Vec<(String, String)>) {
-    match value {
-        Value::Object(map) => map.iter().for_each(|(k, v)| texts(&format!("{path}/{k}"), v, out)),
-        Value::Array(list) => list.iter().enumerate().for_each(|(i, v)| texts(&format!("{path}/{i}"), v, out)),
-        Value::String(s) => out.push((path.to_owned(), s.clone())),
-        _ => {}
-    }
-}
-
-fn all_texts(value: &Value) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    texts("", value, &mut out);
-    out
-}
-
-/// The texts a player reads: everything but the `game` id and the `lang` tag.
-fn player_texts(value: &Value) -> Vec<(String, String)> {
-    all_texts(value).into_iter().filter(|(path, _)| path != "/game" && path != "/lang").collect()
-}
-
 #[test]
-fn the_german_catalog_is_tagged_german_for_the_same_game() {
-    let (en, de) = (english(), german());
-    assert_eq!(de["lang"], "de", "de.json must say \"lang\": \"de\"");
-    assert_eq!(de["game"], en["game"], "de.json names another game than en.json");
-}
-
-#[test]
-fn the_german_catalog_has_exactly_the_english_keys_at_every_level() {
-    let mut differences = Vec::new();
-    shape_differences("", &english(), &german(), &mut differences);
-    assert!(differences.is_empty(), "de.json and en.json differ in shape:\n{}", differences.join("\n"));
-}
-
-#[test]
-fn every_german_text_is_filled_in() {
-    let empty: Vec<String> =
-        all_texts(&german()).into_iter().filter(|(_, s)| s.trim().is_empty()).map(|(path, _)| path).collect();
-    assert!(empty.is_empty(), "empty texts in de.json: {empty:?}");
-}
-
-#[test]
-fn every_german_short_text_fits_one_tooltip_line() {
-    let de = german();
-    let terms = de["terms"].as_object().unwrap_or_else(|| panic!("de.json has no terms object"));
-    let long: Vec<String> = terms
-        .iter()
-        .filter_map(|(key, term)| {
-            let short = term["short"].as_str().unwrap_or_default();
-            let chars = short.chars().count();
-            (chars > SHORT_MAX_CHARS).then(|| format!("{key} ({chars} chars): {short}"))
-        })
-        .collect();
-    assert!(long.is_empty(), "short texts over {SHORT_MAX_CHARS} characters:\n{}", long.join("\n"));
-}
-
-#[test]
-fn no_german_text_is_a_copy_of_the_english_one() {
-    let english: std::collections::BTreeMap<String, String> = player_texts(&english()).into_iter().collect();
-    let copies: Vec<(String, String)> =
-        player_texts(&german()).into_iter().filter(|(path, de)| english.get(path) == Some(de)).collect();
-    let untranslated: Vec<String> = copies
-        .iter()
-        .filter(|(_, text)| !SAME_IN_BOTH.contains(&text.as_str()))
-        .map(|(path, text)| format!("{path}: {text}"))
-        .collect();
-    assert!(untranslated.is_empty(), "left in English in de.json:\n{}", untranslated.join("\n"));
-    let unused: Vec<&&str> = SAME_IN_BOTH.iter().filter(|name| !copies.iter().any(|(_, text)| text == *name)).collect();
-    assert!(unused.is_empty(), "SAME_IN_BOTH lists strings no entry shares with en.json: {unused:?}");
-}
-
-#[test]
-fn no_german_text_contains_english_words() {
-    let half_translated: Vec<String> = player_texts(&german())
-        .into_iter()
-        .filter(|(_, text)| {
-            let words: Vec<String> = text.split(|c: char| !c.is_alphabetic()).map(str::to_lowercase).collect();
-            ENGLISH_WORDS.iter().any(|english| words.iter().any(|w| w == english))
-        })
-        .map(|(path, text)| format!("{path}: {text}"))
-        .collect();
-    assert!(half_translated.is_empty(), "English words in de.json:\n{}", half_translated.join("\n"));
+fn the_german_catalog_has_the_english_keys_every_text_filled_in_short_and_nothing_left_in_english() {
+    Translation::parse(TEXTS_EN, TEXTS_DE).check("de", SAME_IN_BOTH, &ENGLISH_WORDS);
 }
