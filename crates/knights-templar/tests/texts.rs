@@ -6,6 +6,7 @@
 //! point, every action type and every code a view shows), so an id the engine gains and the
 //! catalog lacks fails here, as does a catalog entry that names nothing the engine has.
 
+use game_core::testing::texts::{keys, object};
 use game_core::testing::{random_playout, setup};
 use game_core::{Game, Viewer};
 use knights_templar::{Card, CardType, EndReason, KnightsTemplar, Options, Stage, TEXTS_EN};
@@ -17,9 +18,6 @@ use std::sync::OnceLock;
 /// Random games per player count: enough to meet every decision point and action type.
 const GAMES_PER_COUNT: u64 = 6;
 const MAX_STEPS: usize = 2_000;
-
-/// The longest `short` text: it must fit one line of a tooltip.
-const SHORT_MAX_CHARS: usize = 90;
 
 /// View fields the catalog explains as `field:<name>`: the labels the client shows beside them.
 const FIELDS: [&str; 14] = [
@@ -153,58 +151,9 @@ fn seen() -> &'static Seen {
     })
 }
 
-fn object<'a>(catalog: &'a Value, name: &str) -> &'a Map<String, Value> {
-    catalog.get(name).and_then(Value::as_object).unwrap_or_else(|| panic!("the catalog has no `{name}` object"))
-}
-
-fn keys(map: &Map<String, Value>) -> BTreeSet<String> {
-    map.keys().cloned().collect()
-}
-
-/// One catalog section against the ids the engine has: what is missing and what is unknown.
-fn compare(problems: &mut Vec<String>, section: &str, have: &BTreeSet<String>, want: &BTreeSet<String>) {
-    for missing in want.difference(have) {
-        problems.push(format!("{section}: no entry for `{missing}`"));
-    }
-    for unknown in have.difference(want) {
-        problems.push(format!("{section}: `{unknown}` names nothing the engine has"));
-    }
-}
-
-/// Everything wrong with `catalog`: missing or unknown keys, and entries that are not complete.
+/// Everything wrong with `catalog` against the ids this engine has.
 fn problems(catalog: &Value, seen: &Seen) -> Vec<String> {
-    let mut problems = Vec::new();
-    let terms = object(catalog, "terms");
-    let steps = object(catalog, "steps");
-    let actions = object(catalog, "actions");
-    compare(&mut problems, "terms", &keys(terms), &expected_terms());
-    compare(&mut problems, "steps", &keys(steps), &seen.steps);
-    compare(&mut problems, "actions", &keys(actions), &seen.actions);
-    for (section, map, fields) in [
-        ("terms", terms, &["name", "short", "text"][..]),
-        ("steps", steps, &["title", "text"]),
-        ("actions", actions, &["name", "text"]),
-    ] {
-        for (key, entry) in map {
-            let entry_keys: BTreeSet<&str> =
-                entry.as_object().map(|m| m.keys().map(String::as_str).collect()).unwrap_or_default();
-            if entry_keys != fields.iter().copied().collect() {
-                problems.push(format!("{section}: `{key}` has the fields {entry_keys:?}, not {fields:?}"));
-            }
-            for field in fields {
-                if entry.get(*field).and_then(Value::as_str).is_none_or(|s| s.trim().is_empty()) {
-                    problems.push(format!("{section}: `{key}` has no {field}"));
-                }
-            }
-        }
-    }
-    for (key, entry) in terms {
-        let short = entry.get("short").and_then(Value::as_str).unwrap_or_default();
-        if short.chars().count() > SHORT_MAX_CHARS || short.contains('\n') {
-            problems.push(format!("terms: `{key}` short text is not one line of at most {SHORT_MAX_CHARS} chars"));
-        }
-    }
-    problems
+    game_core::testing::texts::catalog_problems(catalog, &expected_terms(), &seen.steps, &seen.actions)
 }
 
 #[test]

@@ -2,8 +2,9 @@
 //! by every engine crate's tests: the same keys at every level, every text filled in, tooltip
 //! lines short, nothing left in English.
 
+use serde_json::Map;
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The longest `short` text: it must fit one line of a tooltip.
 pub const SHORT_MAX_CHARS: usize = 90;
@@ -132,6 +133,72 @@ pub fn all_texts(value: &Value) -> Vec<(String, String)> {
 /// The texts a player reads: everything but the `game` id and the `lang` tag.
 pub fn player_texts(value: &Value) -> Vec<(String, String)> {
     all_texts(value).into_iter().filter(|(path, _)| path != "/game" && path != "/lang").collect()
+}
+
+/// The object `name` of a catalog.
+///
+/// # Panics
+/// If the catalog has no such object.
+pub fn object<'a>(catalog: &'a Value, name: &str) -> &'a Map<String, Value> {
+    catalog.get(name).and_then(Value::as_object).unwrap_or_else(|| panic!("the catalog has no `{name}` object"))
+}
+
+/// The keys of a catalog section.
+pub fn keys(map: &Map<String, Value>) -> BTreeSet<String> {
+    map.keys().cloned().collect()
+}
+
+/// One catalog section against the ids the engine has: what is missing and what is unknown.
+fn compare(problems: &mut Vec<String>, section: &str, have: &BTreeSet<String>, want: &BTreeSet<String>) {
+    for missing in want.difference(have) {
+        problems.push(format!("{section}: no entry for `{missing}`"));
+    }
+    for unknown in have.difference(want) {
+        problems.push(format!("{section}: `{unknown}` names nothing the engine has"));
+    }
+}
+
+/// Everything wrong with an English catalog against the ids its engine has: missing or unknown
+/// `terms`, `steps` and `actions` keys, entries without exactly their fields, and `short` texts
+/// longer than one tooltip line.
+pub fn catalog_problems(
+    catalog: &Value,
+    terms_wanted: &BTreeSet<String>,
+    steps_wanted: &BTreeSet<String>,
+    actions_wanted: &BTreeSet<String>,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    let terms = object(catalog, "terms");
+    let steps = object(catalog, "steps");
+    let actions = object(catalog, "actions");
+    compare(&mut problems, "terms", &keys(terms), terms_wanted);
+    compare(&mut problems, "steps", &keys(steps), steps_wanted);
+    compare(&mut problems, "actions", &keys(actions), actions_wanted);
+    for (section, map, fields) in [
+        ("terms", terms, &["name", "short", "text"][..]),
+        ("steps", steps, &["title", "text"]),
+        ("actions", actions, &["name", "text"]),
+    ] {
+        for (key, entry) in map {
+            let entry_keys: BTreeSet<&str> =
+                entry.as_object().map(|m| m.keys().map(String::as_str).collect()).unwrap_or_default();
+            if entry_keys != fields.iter().copied().collect() {
+                problems.push(format!("{section}: `{key}` has the fields {entry_keys:?}, not {fields:?}"));
+            }
+            for field in fields {
+                if entry.get(*field).and_then(Value::as_str).is_none_or(|s| s.trim().is_empty()) {
+                    problems.push(format!("{section}: `{key}` has no {field}"));
+                }
+            }
+        }
+    }
+    for (key, entry) in terms {
+        let short = entry.get("short").and_then(Value::as_str).unwrap_or_default();
+        if short.chars().count() > SHORT_MAX_CHARS || short.contains('\n') {
+            problems.push(format!("terms: `{key}` short text is not one line of at most {SHORT_MAX_CHARS} chars"));
+        }
+    }
+    problems
 }
 
 #[cfg(test)]
