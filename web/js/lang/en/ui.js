@@ -1,0 +1,3 @@
+// Interface strings (en), area "ui". Keys are dotted ("home.title"); values may hold {placeholders}.
+export default {
+};
