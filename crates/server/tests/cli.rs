@@ -116,6 +116,42 @@ fn a_saved_log_verifies_and_an_altered_hash_or_action_fails_at_that_action() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Runs the binary with stdout on a pipe whose reader is already gone, as `… | head -0` would leave it.
+fn with_closed_stdout(args: &[&str]) -> Output {
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    Command::new(env!("CARGO_BIN_EXE_chapterhouse"))
+        .args(args)
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn a_reader_that_goes_away_ends_the_output_quietly_and_keeps_the_exit_code() {
+    let dir = temp_dir("pipe");
+    let path = saved_log(&dir, "knights-templar", "3");
+    let o = with_closed_stdout(&["verify", path.to_str().expect("utf-8")]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.stderr.is_empty(), "no panic message: {}", String::from_utf8_lossy(&o.stderr));
+
+    let mut bad: Value = serde_json::from_slice(&std::fs::read(&path).expect("log")).expect("json");
+    bad["actions"][3]["hash"] = json!("0".repeat(64));
+    let bad_path = dir.join("bad.json");
+    std::fs::write(&bad_path, serde_json::to_vec(&bad).expect("json")).expect("write");
+    let o = with_closed_stdout(&["verify", bad_path.to_str().expect("utf-8")]);
+    assert_eq!(o.status.code(), Some(1), "a failed verification still says so by its exit code");
+    assert!(o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
+
+    for args in [&["games"][..], &["simulate", "--game", "knights-templar", "--players", "2", "--games", "1"][..]] {
+        let o = with_closed_stdout(args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(o.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn engine_session(game: &str, lines: &[String]) -> Vec<Value> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_chapterhouse"))
         .args(["engine", "--game", game])

@@ -9,6 +9,7 @@
 
 use crate::catalog::Catalog;
 use crate::cli::find_game;
+use crate::cli::outln;
 use crate::protocol::ClientMsg;
 use anyhow::bail;
 use game_core::{DynGame, GameRng, Seat, SeatNames, Seed};
@@ -309,7 +310,7 @@ pub fn run(args: FuzzArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let report = fuzz(&args)?;
     let seconds = started.elapsed().as_secs_f64();
-    println!(
+    outln!(
         "{}: {} actions ({} legal, {} mutated, {} junk), {} socket frames, {} games finished, in {:.1} s ({:.0} actions/s)",
         args.game,
         report.actions,
@@ -322,14 +323,14 @@ pub fn run(args: FuzzArgs) -> anyhow::Result<ExitCode> {
         report.actions as f64 / seconds.max(1e-9)
     );
     if report.lenient > 0 {
-        println!("{} attempts with added keys were taken as the listed action without them", report.lenient);
+        outln!("{} attempts with added keys were taken as the listed action without them", report.lenient);
     }
     if report.failures.is_empty() {
-        println!("no panic, no invariant broken");
+        outln!("no panic, no invariant broken");
         Ok(ExitCode::SUCCESS)
     } else {
         for failure in &report.failures {
-            println!("FAILED: {failure}");
+            outln!("FAILED: {failure}");
         }
         Ok(ExitCode::FAILURE)
     }

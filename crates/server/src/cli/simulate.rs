@@ -2,6 +2,7 @@
 
 use crate::catalog::Catalog;
 use crate::cli::find_game;
+use crate::cli::outln;
 use anyhow::{bail, Context};
 use game_core::bot::RandomBot;
 use game_core::{GameLog, GameRng, SeatNames, Seed};
@@ -138,17 +139,17 @@ pub fn simulate(args: &SimulateArgs) -> anyhow::Result<SimulationReport> {
 pub fn run(args: SimulateArgs) -> anyhow::Result<ExitCode> {
     let r = simulate(&args)?;
     let per_sec = r.games as f64 / r.seconds.max(1e-9);
-    println!("game:              {} ({} players)", args.game, args.players);
-    println!("games:             {}", r.games);
-    println!("time:              {:.3} s", r.seconds);
-    println!("games per second:  {per_sec:.1}");
-    println!("actions per second: {:.0}", r.actions as f64 / r.seconds.max(1e-9));
-    println!("actions per game:  {:.1}", r.actions as f64 / r.games.max(1) as f64);
-    println!("scores:            min {} / mean {:.2} / max {}", r.scores.0, r.scores.1, r.scores.2);
+    outln!("game:              {} ({} players)", args.game, args.players);
+    outln!("games:             {}", r.games);
+    outln!("time:              {:.3} s", r.seconds);
+    outln!("games per second:  {per_sec:.1}");
+    outln!("actions per second: {:.0}", r.actions as f64 / r.seconds.max(1e-9));
+    outln!("actions per game:  {:.1}", r.actions as f64 / r.games.max(1) as f64);
+    outln!("scores:            min {} / mean {:.2} / max {}", r.scores.0, r.scores.1, r.scores.2);
     let wins: Vec<String> = r.wins.iter().enumerate().map(|(i, w)| format!("P{i} {w}")).collect();
-    println!("wins by seat:      {}", wins.join(", "));
+    outln!("wins by seat:      {}", wins.join(", "));
     if let Some(dir) = &args.save_logs {
-        println!("logs written to:   {}", dir.display());
+        outln!("logs written to:   {}", dir.display());
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -2,6 +2,7 @@
 
 use crate::catalog::Catalog;
 use crate::cli::find_game;
+use crate::cli::outln;
 use anyhow::Context;
 use game_core::{GameLog, ReplayError, ReplayReport};
 use std::path::PathBuf;
@@ -37,12 +38,14 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let (log, result) = verify_file(&args.log)?;
     match result {
         Ok(report) => {
-            println!(
+            outln!(
                 "OK: {} game {:?}, {} actions, seed matches its commitment, every state hash matches",
-                log.game, log.game_id, report.actions
+                log.game,
+                log.game_id,
+                report.actions
             );
             if let Some(o) = report.outcome {
-                println!(
+                outln!(
                     "result: scores {:?}, winners {:?}",
                     o.scores,
                     o.winners.iter().map(|s| s.0).collect::<Vec<_>>()
@@ -53,9 +56,9 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         Err(e) => {
             match e.failing_seq().and_then(|seq| log.actions.get((seq as usize).saturating_sub(1))) {
                 Some(entry) => {
-                    println!("FAILED at action seq {} (seat {}, action {}): {e}", entry.seq, entry.seat.0, entry.action)
+                    outln!("FAILED at action seq {} (seat {}, action {}): {e}", entry.seq, entry.seat.0, entry.action)
                 }
-                None => println!("FAILED: {e}"),
+                None => outln!("FAILED: {e}"),
             }
             Ok(ExitCode::from(1))
         }
