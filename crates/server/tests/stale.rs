@@ -78,3 +78,61 @@ async fn a_seat_deciding_at_the_same_time_as_another_is_not_refused_as_stale() {
     assert_eq!(again["code"], "game/stale_version", "{again}");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn the_turn_clock_of_a_simultaneous_decision_keeps_running_when_one_seat_decides() {
+    let db = TestDb::sqlite();
+    let server = TestServer::start(&db).await;
+    let http = server.http();
+    let mut players = Vec::new();
+    for name in ["Ana", "Ben", "Cy"] {
+        players.push(http.guest(name).await.0);
+    }
+    // 600 turn seconds are 60 s with the tests' 100-ms second: far more than the walk below takes.
+    let created = players[0].post("/api/lobbies", json!({"game": "templars-journey", "turn_seconds": 600})).await;
+    let lobby = created["lobby"]["id"].as_str().unwrap().to_string();
+    let code = created["lobby"]["invite_code"].clone();
+    for (seat, p) in players.iter().enumerate().skip(1) {
+        p.post(&format!("/api/lobbies/{lobby}/join"), json!({ "code": code })).await;
+        p.post(&format!("/api/lobbies/{lobby}/seat"), json!({ "seat": seat })).await;
+    }
+    let game =
+        players[0].post(&format!("/api/lobbies/{lobby}/start"), json!({})).await["game"].as_str().unwrap().to_string();
+    let mut sockets = Vec::new();
+    for p in &players {
+        sockets.push(Ws::connect(server.addr, p.token.as_deref()).await);
+    }
+    let mut req = 100;
+    let mut views: Vec<Value> = Vec::new();
+    for _ in 0..300 {
+        views.clear();
+        for ws in sockets.iter_mut() {
+            views.push(snapshot(ws, &game).await);
+        }
+        let to_act = views[0]["to_act"].as_array().unwrap().len();
+        if to_act >= 2 {
+            break;
+        }
+        let seat = views[0]["to_act"][0].as_u64().unwrap() as usize;
+        let version = views[seat]["version"].as_u64().unwrap();
+        let action = views[seat]["legal_actions"][0].clone();
+        req += 1;
+        assert_eq!(act(&mut sockets[seat], &game, version, &action, req).await["type"], "ack");
+    }
+    let to_act: Vec<u64> = views[0]["to_act"].as_array().unwrap().iter().map(|s| s.as_u64().unwrap()).collect();
+    assert!(to_act.len() >= 2, "the game reached a simultaneous decision");
+    let (a, b) = (to_act[0] as usize, to_act[1] as usize);
+    let before = views[b]["clock"]["remaining_ms"].as_u64().expect("a timed game sends its clock");
+    assert_eq!(views[b]["clock"]["seats"], views[0]["to_act"], "one clock for everyone the game waits for");
+    // Time passes while seat b thinks; seat a decides.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let version = views[a]["version"].as_u64().unwrap();
+    let choice = views[a]["legal_actions"][0].clone();
+    assert_eq!(act(&mut sockets[a], &game, version, &choice, 1).await["type"], "ack");
+    let patch = sockets[b].recv_until(|m| m["type"] == "patch").await;
+    let waiting: Vec<u64> = patch["clock"]["seats"].as_array().unwrap().iter().map(|s| s.as_u64().unwrap()).collect();
+    assert!(waiting.contains(&(b as u64)) && !waiting.contains(&(a as u64)), "b still waits, a no longer: {patch}");
+    let after = patch["clock"]["remaining_ms"].as_u64().unwrap();
+    assert!(after < before, "b's time kept running while a decided ({before} ms before, {after} ms after)");
+    server.stop().await;
+}

@@ -68,6 +68,8 @@ pub(super) struct Actor {
     bot: RandomBot,
     bot_due: Option<Instant>,
     turn_due: Option<Instant>,
+    /// The people (seat bits) `turn_due` runs for.
+    turn_seats: u64,
     idle_due: Option<Instant>,
 }
 
@@ -120,6 +122,7 @@ impl Actor {
             bot: RandomBot::new(GameRng::from_seed(Seed::random())),
             bot_due: None,
             turn_due: None,
+            turn_seats: 0,
             idle_due: None,
         };
         actor.schedule();
@@ -424,9 +427,15 @@ impl Actor {
     }
 
     /// Sets the timers that follow a change: a bot's move, an absent player's deadline.
+    ///
+    /// The turn clock of a simultaneous decision keeps running when one of the people it waits for
+    /// has decided and nobody new waits: otherwise every decision of a fast player would give the
+    /// slow ones their whole time again. Any other change (the next person's turn, a person who
+    /// starts waiting, the same person's next decision) starts a fresh turn limit; with one shared
+    /// clock, everyone waiting gets it.
     fn schedule(&mut self) {
         self.bot_due = None;
-        self.turn_due = None;
+        let previous = (self.turn_due.take(), std::mem::take(&mut self.turn_seats));
         let waiting = self.game.to_act().iter().filter(|s| s.index() < 16).fold(0u16, |m, s| m | (1 << s.index()));
         self.info.waiting.store(waiting, std::sync::atomic::Ordering::Relaxed);
         if self.finished() {
@@ -440,9 +449,17 @@ impl Actor {
             self.bot_due = deadline(now, self.config.bot_delay);
         }
         if let Some(limit) = self.info.turn_seconds {
-            if to_act.iter().any(|s| !is_bot(s)) {
-                let limit = self.config.turn_second.saturating_mul(u32::try_from(limit.seconds()).unwrap_or(u32::MAX));
-                self.turn_due = deadline(now, limit);
+            let people = to_act.iter().filter(|s| !is_bot(s) && s.index() < 64).fold(0u64, |m, s| m | (1 << s.index()));
+            if people != 0 {
+                self.turn_seats = people;
+                self.turn_due = match previous {
+                    (Some(due), before) if people & !before == 0 && people != before => Some(due),
+                    _ => {
+                        let limit =
+                            self.config.turn_second.saturating_mul(u32::try_from(limit.seconds()).unwrap_or(u32::MAX));
+                        deadline(now, limit)
+                    }
+                };
             }
         }
     }
