@@ -3,6 +3,7 @@
 
 import { seatColor, titleCase } from '../dom.js';
 import { Texts } from '../texts.js';
+import { t, formatNumber } from '../i18n.js';
 
 /** A readable label for any action JSON, for games or actions a module does not name. */
 export function actionLabel(action) {
@@ -104,10 +105,10 @@ export function makeContext(g, { act, name, focusOn, labeler, texts }) {
       el.setAttribute('tabindex', '0');
       el.setAttribute('role', 'button');
       el.dataset.clickable = String(matches.length);
-      const label = title || (matches.length === 1 ? c.label(matches[0]) : `${matches.length} options`);
+      const label = title || (matches.length === 1 ? c.label(matches[0]) : t('board.n_options', { n: formatNumber(matches.length) }));
       el.setAttribute('aria-label', spoken(el, label));
       // The tooltip says what a click does, under the rules text of the thing itself (data-term).
-      el.setAttribute('data-tip', matches.length === 1 ? `Click: ${label}` : `Click to choose among ${matches.length} options`);
+      el.setAttribute('data-tip', matches.length === 1 ? t('board.click', { label }) : t('board.click_choose', { n: formatNumber(matches.length) }));
       el.chMatches = matches;
       // Reads el.chMatches when clicked: settleTargets may have merged an inner target's actions in.
       const go = (event) => {
@@ -145,8 +146,8 @@ export function settleTargets(root, c) {
     for (const a of inner.chMatches) if (!merged.some((b) => same(a, b))) merged.push(a);
     outer.chMatches = merged;
     outer.dataset.clickable = String(merged.length);
-    outer.setAttribute('aria-label', spoken(outer, merged.length === 1 ? c.label(merged[0]) : `${merged.length} options`));
-    outer.setAttribute('data-tip', merged.length === 1 ? `Click: ${c.label(merged[0])}` : `Click to choose among ${merged.length} options`);
+    outer.setAttribute('aria-label', spoken(outer, merged.length === 1 ? c.label(merged[0]) : t('board.n_options', { n: formatNumber(merged.length) })));
+    outer.setAttribute('data-tip', merged.length === 1 ? t('board.click', { label: c.label(merged[0]) }) : t('board.click_choose', { n: formatNumber(merged.length) }));
     inner.chRetired = true;
     inner.classList.remove('clickable');
     inner.removeAttribute('role');
