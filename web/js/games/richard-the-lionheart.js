@@ -122,7 +122,7 @@ export default {
       if (view.merchant === id) g.append(label(x - 40, y + 14, named('field', 'merchant', t('rl.merchant')), { 'font-size': 10, fill: '#5a4100', 'font-style': 'italic' }));
       if (view.mercenary === id) g.append(label(x - 40, y + 26, named('field', 'mercenary', t('rl.mercenary')), { 'font-size': 10, fill: '#6b1d1d', 'font-style': 'italic' }));
       const here = view.players.filter((p) => whereIs(view, p) === id);
-      here.forEach((p, i) => g.append(pawn(x - (here.length - 1) * 8 + i * 16, y + 4, 11, c.color(p.seat))));
+      here.forEach((p, i) => g.append(pawn(x - (here.length - 1) * 8 + i * 16, y + 4, 11, c.color(p.seat), { dataset: { piece: `player-${p.seat}` } })));
       out.push(c.bind(c.term(g, 'location', id), (a) => (a.type === 'place' && a.location === id) || (a.type === 'step' && a.to === id), undefined));
     }
     const map = out;

@@ -122,7 +122,12 @@ export default {
       if (view.remigius === room.room) figures.push(['R', '#2c5f2d', 'Remigius', 'remigius']);
       if (view.severus === room.room) figures.push(['S', '#6b1d1d', 'Severus', 'severus']);
       if (view.vitus && view.vitus.room === room.room) figures.push(['V', '#1d3d6b', 'Vitus', 'vitus']);
-      figures.forEach(([letter, fill, title, key, ink], i) => g.append(key ? c.term(figure(x + 18 + i * 24, y + RH - 16, letter, fill, title), 'character', key) : figure(x + 18 + i * 24, y + RH - 16, letter, fill, title, ink)));
+      figures.forEach(([letter, fill, title, key, ink], i) => {
+        const fig = key ? c.term(figure(x + 18 + i * 24, y + RH - 16, letter, fill, title), 'character', key) : figure(x + 18 + i * 24, y + RH - 16, letter, fill, title, ink);
+        // Monks and characters move from room to room: animated (motion.js).
+        fig.dataset.piece = key || `monk-${letter}`;
+        g.append(fig);
+      });
       out.push(c.bind(c.term(g, 'room', room.room), (act) => act && act.room === room.room, t('st.room', { n: room.room })));
     }
     // Portals.

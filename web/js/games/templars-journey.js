@@ -53,8 +53,8 @@ function trackLeg(view, c, leg, x0, y0) {
       s('circle', { class: 'hit', cx: x0 + dx, cy: y0 + dy, r: 15, fill: done ? '#e6e0d4' : fill, stroke: '#5a4a3a', 'stroke-width': 1.2 }),
       s('text', { x: x0 + dx, y: y0 + dy + 1, 'font-size': 10, 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, spot));
     if (view.pope === id) {
-      g.append(s('circle', { cx: x0 + dx, cy: y0 + dy, r: 10, fill: 'white', stroke: '#b8860b', 'stroke-width': 3 }),
-        s('text', { x: x0 + dx, y: y0 + dy + 1, 'font-size': 12, 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, '♝'));
+      g.append(s('g', { dataset: { piece: 'pope' } }, s('circle', { cx: x0 + dx, cy: y0 + dy, r: 10, fill: 'white', stroke: '#b8860b', 'stroke-width': 3 }),
+        s('text', { x: x0 + dx, y: y0 + dy + 1, 'font-size': 12, 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, '♝')));
     }
     out.push(c.bind(c.term(g, 'space', id), (a) => a.type === 'move_pope' && a.to === id, t('tj.a.move_pope', { space: spaceName(id) })));
   }
@@ -81,6 +81,9 @@ function edictBox(view, c, e, x, y) {
   }
   return c.bind((e.edict ? c.term(g, 'edict', e.edict) : c.term(g, 'edict_space', e.space)), (a) => a.type === 'exchange_edict' && a.with === e.edict, e.edict ? t('tj.a.exchange_edict', { name: territoryName(view, e.edict, c) }) : undefined);
 }
+
+// How many Templars of each seat the drawing has placed so far (reset by each board drawing).
+let templarCount = {};
 
 function territory(view, c, tr) {
   const [x, y] = POS[tr.id] || [0, 0];
@@ -110,7 +113,13 @@ function territory(view, c, tr) {
   }
   // Crosses side by side with a gap, centred, below the city's knights.
   const n = tr.templars.length;
-  tr.templars.forEach((seat, i) => g.append(cross(x - (n - 1) * 11 + i * 22, y + (city ? 38 : 8), 8, c.color(seat))));
+  tr.templars.forEach((seat, i) => {
+    const piece = cross(x - (n - 1) * 11 + i * 22, y + (city ? 38 : 8), 8, c.color(seat));
+    // Keyed by seat and count, so that a Templar that steps slides over (motion.js).
+    templarCount[seat] = (templarCount[seat] || 0) + 1;
+    piece.dataset.piece = `templar-${seat}-${templarCount[seat]}`;
+    g.append(piece);
+  });
   const matches = (a) => a.city === tr.id || a.territory === tr.id || (a.to === tr.id && a.type === 'move_templar');
   return c.bind(c.term(g, ['territory', 'city'], tr.id), (a) => matches(a) && a.type !== 'remove_knight' && a.type !== 'exchange_knight' || (matches(a) && !city));
 }
@@ -156,6 +165,7 @@ export default {
 
   board(view, c) {
     // Two panels: the map (left) and the round track (right); stacked on a phone.
+    templarCount = {};
     const MW = 724;
     const H = 660;
     const out = [s('rect', { x: 0, y: 0, width: MW, height: H, fill: '#a9cbe0', rx: 10 })];

@@ -16,6 +16,7 @@ import { markChanges } from './changes.js';
 import { yourTurnSignal, soundToggle } from './signals.js';
 import { icon } from '../icons.js';
 import { t, formatNumber } from '../i18n.js';
+import { capture, animateMoves } from './motion.js';
 
 const MAX_LOG = 400;
 
@@ -50,6 +51,7 @@ export function gameScreen(ctx, id) {
   let disposed = false;
   let info = null;
   let marks = null; // what the board looked like, to mark what the last move changed
+  let drawnVersion = null; // the version the board shows, so that only a new version animates
 
   const title = h('h1', { class: 'game-title' }, t('game.title'));
   let zoomed = false;
@@ -145,10 +147,15 @@ export function gameScreen(ctx, id) {
     root.dataset.pending = String(pending !== null);
     const scroll = boardScroll(boardBox);
     hideTooltip();
+    // Where the pieces were, when this drawing shows a newer version than the last one.
+    const before = drawnVersion !== null && drawnVersion !== g.version ? capture(boardBox) : null;
     try {
       mount(boardBox, mod.board(g.view, c));
       settleTargets(boardBox, c);
       marks = markChanges(boardBox, marks, g.version);
+      scroll.restore();
+      animateMoves(boardBox, before);
+      drawnVersion = g.version;
     } catch (e) {
       console.error(e);
       mount(boardBox, h('p', { class: 'error' }, t('game.board_failed', { message: e.message })));
