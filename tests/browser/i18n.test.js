@@ -121,6 +121,12 @@ test('in a German browser every screen is German, and the language switch is rem
   await page.waitForSelector('[data-testid="result"] [data-testid="breakdown"]');
   assert.match(await page.textContent('[data-testid="status"]'), /Spielende/);
   assert.deepEqual(await englishLeft(page, 'knights-templar'), [], 'the result');
+  // Knights Templar's log lines are worded by the client from the events' data, in German.
+  const lines = await page.$$eval('[data-testid="log"] li', (lis) => lis.map((li) => li.textContent));
+  assert.ok(lines.length > 5, `the log has lines (${lines.length})`);
+  const english = lines.filter((l) => /\b(took|drew|played|becomes|remains|chose|picks next|the game ends)\b/.test(l));
+  assert.deepEqual(english, [], 'no English log line');
+  assert.ok(lines.some((l) => /\bnahm\b/.test(l)), `a German log line: ${lines.slice(-3).join(' | ')}`);
   await page.goto(`${BASE}/#/replay/${id}`);
   await page.waitForSelector('[data-testid="replay-list"] li');
   await page.click('[data-testid="replay-first"]');

@@ -1,6 +1,6 @@
 // Knights Templar: the Fate row, the Grand Master, the deck and discards, and each player's tableau.
 
-import { h, s, seatDot } from '../dom.js';
+import { h, s, seatDot, listText } from '../dom.js';
 import { svgRoot, textBlock, label, cross, seatMark } from './svg.js';
 import { t, formatNumber } from '../i18n.js';
 
@@ -55,7 +55,47 @@ function cardBack(x, y, w, hgt, text) {
     s('text', { x: x + w / 2, y: y + hgt - 14, 'font-size': 12, fill: '#f6efe2', 'text-anchor': 'middle' }, text));
 }
 
+/** An event's template key: its type, or a variant of it (`picked_auto`, `grand_master_new`…). */
+function logKey(e) {
+  switch (e.type) {
+    case 'picked': return e.automatic ? 'picked_auto' : 'picked';
+    case 'nominated': return e.automatic ? 'nominated_auto' : 'nominated';
+    case 'power_drawers': return e.seats && e.seats.length ? 'power_drawers' : 'power_none';
+    case 'grand_master': return e.changed ? 'grand_master_new' : 'grand_master_stays';
+    case 'county_point': return e.seat === null || e.seat === undefined ? 'county_none' : 'county_point';
+    case 'game_ended': return `game_ended_${e.reason}`;
+    default: return e.type;
+  }
+}
+
+const SEAT_FIELDS = ['seat', 'gm', 'owner', 'from'];
+const CARD_FIELDS = ['card', 'enemy', 'battle', 'ally'];
+
 export default {
+  /**
+   * A log line in the interface's language from the event's data (`kt.log.<type>` templates, names
+   * from the rules texts); null for an event it does not know, whose server sentence is shown.
+   */
+  logText(e, c) {
+    if (!e || typeof e.type !== 'string') return null;
+    const key = `kt.log.${logKey(e)}`;
+    if (t(key) === key) return null;
+    const card = (id) => c.tname('card', id, t('kt.card_n', { id }));
+    const p = {};
+    for (const [k, v] of Object.entries(e)) {
+      if (SEAT_FIELDS.includes(k) && typeof v === 'number') p[k] = c.name(v);
+      else if (CARD_FIELDS.includes(k) && typeof v === 'number') p[k] = card(v);
+      else if (k === 'cards' && Array.isArray(v)) p[k] = listText(v.map(card));
+      else if (k === 'fate' && Array.isArray(v)) p[k] = listText(v.map(card));
+      else if (k === 'seats' && Array.isArray(v)) p[k] = listText(v.map(c.name));
+      else if (typeof v === 'number') p[k] = formatNumber(v);
+    }
+    if (e.type === 'setup_draw') {
+      p.hands = (e.hands || []).map((hand) => t('kt.log.setup_hand', { seat: c.name(hand.seat), cards: listText(hand.cards.map(card)), missions: formatNumber(hand.missions) })).join('; ');
+    }
+    return t(key, p);
+  },
+
   /** The decision now, as the rules texts name it. */
   steps(view) {
     return [view.pending && view.pending.kind, view.stage];

@@ -55,6 +55,12 @@ function choice(ch, cn = (code) => CARD_NAMES[code] || code) {
   }
 }
 
+/** Whose side a player is on, in one short word for the board (Richard, John, Neutral); the players list has it in full. */
+function leaderName(p) {
+  const id = p.side || p.faction;
+  return id ? titleCase(id) : '?';
+}
+
 /** A player's side or faction as the rules texts name it. */
 function sideName(p) {
   if (p.side) return named('side', p.side, p.side);
@@ -181,7 +187,7 @@ export default {
     view.players.forEach((p, i) => {
       side.push(s('g', { dataset: { seat: p.seat } },
         s('circle', { cx: px + 12, cy: y + i * 20, r: 7, fill: c.color(p.seat), stroke: '#1b1b1b' }), seatMark(px + 12, y + i * 20, 3.5, p.seat),
-        label(px + 24, y + i * 20, `${c.name(p.seat)}: ${p.character ? c.tname('character', p.character, titleCase(p.character)) : '?'} (${sideName(p) || '?'})`, { 'font-size': 11 })));
+        label(px + 24, y + i * 20, `${c.name(p.seat)}: ${p.character ? c.tname('character', p.character, titleCase(p.character)) : '?'} (${leaderName(p)})`, { 'font-size': 11 })));
     });
     const SH = y + view.players.length * 20 + 4;
     side.unshift(s('rect', { x: px - 8, y: 8, width: PW + 8, height: SH - 8, rx: 8, fill: '#f6efe2', stroke: '#8a7456' }));

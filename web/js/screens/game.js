@@ -96,14 +96,26 @@ export function gameScreen(ctx, id) {
   }
 
   function addLog(events, version, byClock) {
-    for (const e of events || []) g.log.push({ text: e.text, private: !!e.private, version, clock: !!byClock });
+    for (const e of events || []) g.log.push({ text: e.text, data: e.data, private: !!e.private, version, clock: !!byClock });
     if (g.log.length > MAX_LOG) g.log.splice(0, g.log.length - MAX_LOG);
+  }
+
+  /** A log line in the interface's language when the game's module can word its event, else the server's sentence. */
+  function logText(e) {
+    const mod = g.catalog_id ? gameModule(g.catalog_id) : null;
+    if (!mod || !mod.logText || !e.data) return e.text;
+    const texts = textsNow(g.catalog_id);
+    try {
+      return mod.logText(e.data, makeContext(g, { act: () => {}, name, texts, focusOn: () => {} })) || e.text;
+    } catch {
+      return e.text;
+    }
   }
 
   function renderLog() {
     const atBottom = logScroll.scrollHeight - logScroll.scrollTop - logScroll.clientHeight < 40;
     mount(logList, ...g.log.map((e) => h('li', { class: e.private ? 'private' : null, 'data-tip': e.private ? t('game.private_entry') : null },
-      e.text, e.clock ? h('span', { class: 'tag clock-tag', 'data-testid': 'by-clock' }, t('game.by_clock')) : null)));
+      logText(e), e.clock ? h('span', { class: 'tag clock-tag', 'data-testid': 'by-clock' }, t('game.by_clock')) : null)));
     if (atBottom || logList.childElementCount < 3) logScroll.scrollTop = logScroll.scrollHeight;
   }
 
@@ -238,8 +250,8 @@ export function gameScreen(ctx, id) {
       const log = await get(`/api/games/${encodeURIComponent(id)}/log${code ? `?code=${encodeURIComponent(code)}` : ''}`);
       if (!Array.isArray(log.actions) || !log.setup_events) return;
       const entries = [];
-      for (const e of log.setup_events) entries.push({ text: e.text, private: !!e.private, version: 0 });
-      for (const a of log.actions) for (const e of a.events || []) entries.push({ text: e.text, private: !!e.private, version: a.seq, clock: !!a.by_clock });
+      for (const e of log.setup_events) entries.push({ text: e.text, data: e.data, private: !!e.private, version: 0 });
+      for (const a of log.actions) for (const e of a.events || []) entries.push({ text: e.text, data: e.data, private: !!e.private, version: a.seq, clock: !!a.by_clock });
       const later = g.log.filter((e) => e.version > (log.version || 0));
       g.log = entries.concat(later).slice(-MAX_LOG);
       save();

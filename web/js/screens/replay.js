@@ -61,6 +61,16 @@ export function replayScreen(ctx, id) {
     }
   }
 
+  /** An event in the interface's language when the game's module can word it, else the server's sentence. */
+  function eventText(e, c) {
+    const mod = gameModule(log.game);
+    try {
+      return (mod.logText && e.data && mod.logText(e.data, c)) || e.text;
+    } catch {
+      return e.text;
+    }
+  }
+
   function context(view) {
     const g = { seat: null, seats: log.seats, to_act: [], legal: [], outcome: null, view };
     const mod = gameModule(log.game);
@@ -135,7 +145,7 @@ export function replayScreen(ctx, id) {
       seatDot(entry.seat), ` ${name(entry.seat)}: `,
       entry.action !== null && entry.action !== undefined ? c.label(entry.action) : t('replay.a_move'),
       entry.by_clock ? h('span', { class: 'tag clock-tag', 'data-testid': 'by-clock' }, t('game.by_clock')) : null,
-      ...(entry.events || []).map((e) => h('div', { class: 'small event-text' }, e.text)))));
+      ...(entry.events || []).map((e) => h('div', { class: 'small event-text' }, eventText(e, c))))));
     mount(root,
       h('h1', {}, t('replay.heading', { game: info.name })),
       h('p', { class: 'muted' }, log.seats.join(' · '), game.status === 'running' ? ` (${t('replay.still_running')})` : ''),
