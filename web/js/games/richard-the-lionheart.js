@@ -3,6 +3,7 @@
 
 import { h, s, seatDot, titleCase, listText } from '../dom.js';
 import { svgPanel, boardPanels, label, coin, pawn, seatMark } from './svg.js';
+import { logLine } from './common.js';
 import { t, formatNumber } from '../i18n.js';
 
 const POS = {
@@ -55,6 +56,29 @@ function choice(ch, cn = (code) => CARD_NAMES[code] || code) {
   }
 }
 
+// How each field of an event is written in a log line (see logLine in common.js).
+const LOG_SPEC = {
+  seat: 'seat', first: 'seat', thief: 'seat', victim: 'seat', winners: 'seats', character: 'character', event: 'event',
+  side: 'side', location: 'location', to: 'location', card: 'card', track: 'track', edict: 'edict', merchant: 'location',
+  mercenary: 'location', winning_side: 'faction',
+};
+
+function logKey(e) {
+  switch (e.kind) {
+    case 'coins': return e.delta >= 0 ? 'coins_gained' : 'coins_paid';
+    case 'prestige': return e.delta >= 0 ? 'prestige_gained' : 'prestige_lost';
+    case 'event_resolved': return e.applied ? 'event_applied' : 'event_no_effect';
+    case 'game_ended': return e.winning_side ? 'game_ended_side' : 'game_ended_ten_rounds';
+    default: return e.kind;
+  }
+}
+
+/** Card counts (`[RB, RH, RC, GB, GH, GC]`) in words: "2 Richard's Banner, 1 Full Chest". */
+function countsText(counts, c) {
+  const parts = CARD_TYPES.map((code, i) => (counts && counts[i] ? `${counts[i]} ${c.tname('card', code, CARD_NAMES[code])}` : null)).filter(Boolean);
+  return parts.length ? parts.join(', ') : t('rl.nothing');
+}
+
 /** Whose side a player is on, in one short word for the board (Richard, John, Neutral); the players list has it in full. */
 function leaderName(p) {
   const id = p.side || p.faction;
@@ -79,6 +103,18 @@ export default {
   /** The decision now, as the rules texts name it. */
   steps(view) {
     return [view.stage && view.stage.name];
+  },
+
+  /** A log line in the interface's language from the event's data; null for one it cannot word. */
+  logText(e, c) {
+    if (!e || typeof e.kind !== 'string') return null;
+    names = c;
+    const extra = { delta: formatNumber(Math.abs(e.delta || 0)) };
+    if (e.cards && Array.isArray(e.cards)) extra.cards = countsText(e.cards, c);
+    if (e.drawn) extra.drawn = countsText(e.drawn, c);
+    if (e.verdicts) for (const k of ['banners', 'hourglasses', 'chests']) extra[k] = named('verdict', e.verdicts[k], e.verdicts[k]);
+    if (e.purchase) extra.purchase = purchase(e.purchase);
+    return logLine('rl', logKey(e), e, c, LOG_SPEC, extra);
   },
 
   label(action, view, c) {

@@ -1,8 +1,9 @@
 // Templar: The Secret Treasures: the abbey's 13 rooms with the door, the characters and the stashed
 // valuables; the harbor's storehouses and the bag; each player's stock, reserve and score.
 
-import { h, s, seatDot, titleCase, SEAT_LETTERS, seatInk } from '../dom.js';
+import { h, s, seatDot, titleCase, SEAT_LETTERS, seatInk, listText } from '../dom.js';
 import { svgPanel, boardPanels, label, seatMark } from './svg.js';
+import { logLine } from './common.js';
 import { t, formatNumber } from '../i18n.js';
 
 const PASSAGES = [[1, 2], [1, 3], [1, 11], [2, 4], [2, 10], [3, 5], [4, 6], [4, 13], [5, 6], [6, 7], [7, 8], [8, 13], [9, 10], [9, 12], [9, 13], [10, 11], [12, 13]];
@@ -57,7 +58,30 @@ function myRoom(view, c) {
   return me && me.token && me.token.room;
 }
 
+// How each field of an event is written in a log line (see logLine in common.js).
+const LOG_SPEC = {
+  seat: 'seat', owner: 'seat', winners: 'seats', figure: 'character', card: 'character', single: 'kind', ring: 'kind',
+  kind: 'kind', tile: 'kind', tiles: ['kind'], received: ['kind'], portal: 'portal', trigger: 'trigger',
+};
+
+function logKey(e) {
+  if (e.type === 'stashed') return e.area === null || e.area === undefined ? 'stashed' : 'stashed_area';
+  if (e.type === 'scored') return `scored_${e.source}`;
+  if (e.type === 'end_triggered') return `end_triggered_${e.trigger}`;
+  return e.type;
+}
+
 export default {
+  /** A log line in the interface's language from the event's data; null for one it cannot word. */
+  logText(e, c) {
+    if (!e || typeof e.type !== 'string') return null;
+    const extra = {};
+    if (e.type === 'cards_revealed') extra.cards = (e.cards || []).map(([seat, card]) => `${c.name(seat)} ${c.tname('character', card, card)}`).join(', ');
+    if (e.type === 'door_moved') Object.assign(extra, { from: (e.from || []).join('–'), to: (e.to || []).join('–') });
+    if (e.type === 'game_over') extra.winners = listText((e.winners || []).map((s) => c.name(s)));
+    return logLine('st', logKey(e), e, c, LOG_SPEC, extra);
+  },
+
   /** The decision now, as the rules texts name it. */
   steps(view) {
     const ph = view.phase || {};
