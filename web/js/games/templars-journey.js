@@ -1,7 +1,7 @@
 // Templars' Journey: the map of territories with cities, knights, Templars and gold; the round track
 // with the Pope, the edicts and their ships; player boards with gold, supply, temple and VP.
 
-import { h, s, seatDot } from '../dom.js';
+import { h, s, seatDot, listText } from '../dom.js';
 import { svgPanel, boardPanels, label, cross, pawn, coin, textBlock } from './svg.js';
 import { t, formatNumber } from '../i18n.js';
 
@@ -82,6 +82,87 @@ function edictBox(view, c, e, x, y) {
   return c.bind((e.edict ? c.term(g, 'edict', e.edict) : c.term(g, 'edict_space', e.space)), (a) => a.type === 'exchange_edict' && a.with === e.edict, e.edict ? t('tj.a.exchange_edict', { name: territoryName(view, e.edict, c) }) : undefined);
 }
 
+// The engine's free-text `what` of a forfeited or declined step, by its English words: `tj.what.<key>`.
+const WHAT = {
+  'the gold take: no gold within reach': 'gold_take',
+  'the sacrifice: no own knight in any city': 'sacrifice',
+  'the gold of the penalised move: none in the territories entered': 'penalty_gold',
+  'Place knights (safe): no city where anything can be done': 'safe_city',
+  'Place knights (risky): nothing to exchange': 'risky_city',
+  'the removals of the penalty: nothing to remove': 'penalty_city',
+  'Taxes: no gold within reach': 'taxes',
+  'the green flag action': 'green_flag',
+  'the red flag action': 'red_flag',
+  'the green flag action: nothing to do': 'green_flag_nothing',
+  'the red flag action: nothing to do': 'red_flag_nothing',
+};
+
+/** A log line from a Templars' Journey event's data (`tj.log.*`), or null when it cannot be worded. */
+function logText(e, c) {
+  const seat = (s) => (typeof s === 'number' ? c.name(s) : '');
+  const place = (id) => territoryName(null, id, c);
+  const seats = (list) => listText((list || []).map(seat));
+  const perSeat = (values) => (values || []).map((v, s) => `${c.name(s)} ${formatNumber(v)}`).join(', ');
+  const p = {
+    seat: seat(e.seat), by: seat(e.by), owner: seat(e.owner), first: seat(e.first),
+    city: place(e.city), territory: place(e.territory), edict: place(e.edict), with: place(e.with),
+    vp: Array.isArray(e.vp) ? perSeat(e.vp) : formatNumber(e.vp || 0), knights: perSeat(e.knights),
+    winners: seats(e.winners), seats: seats(e.seats),
+  };
+  let key = e.event;
+  switch (e.event) {
+    case 'setup_done':
+      p.edicts = (e.edicts || []).map(([space, city]) => `${space} ${place(city)}`).join(', ');
+      p.tiles = (e.tiles || []).map(([city, tile]) => `${place(city)} ${c.tname('tile', tile, tile)}`).join(', ');
+      p.missions = (e.face_up_missions || []).length ? e.face_up_missions.map((m) => c.tname('mission', m, m)).join(', ') : t('tj.log.none');
+      break;
+    case 'mission_dealt': Object.assign(p, { id: e.mission, mission: c.tname('mission', e.mission, e.mission) }); break;
+    case 'knight_placed': key = `knight_placed_${e.cause}`; break;
+    case 'knight_removed': key = `knight_removed_${e.cause}`; break;
+    case 'pope_moved': key = e.forced ? 'pope_moved_forced' : 'pope_moved'; p.space = spaceName(e.to); break;
+    case 'forfeited':
+    case 'declined': {
+      const what = WHAT[e.what];
+      if (!what) return null;
+      p.what = t(`tj.what.${what}`);
+      break;
+    }
+    case 'favour_used': Object.assign(p, { favour: c.tname('favour', e.favour, e.favour), cost: formatNumber(e.cost) }); break;
+    case 'leader_passed': Object.assign(p, { from: seat(e.from), to: seat(e.to) }); break;
+    case 'card_chosen_secret': p.card = `${e.card} (${c.tname('card', e.card, CARDS(e.card))})`; break;
+    case 'cards_revealed':
+      key = (e.penalised || []).length ? 'cards_revealed_penalty' : 'cards_revealed';
+      Object.assign(p, { cards: (e.cards || []).map((card, s) => `${c.name(s)} ${card}`).join(', '), penalised: seats(e.penalised), order: seats(e.order) });
+      break;
+    case 'card_action_started':
+      key = e.penalty ? 'card_action_penalty' : 'card_action_started';
+      Object.assign(p, { card: e.card, name: c.tname('card', e.card, CARDS(e.card)) });
+      break;
+    case 'gold_taken':
+      key = e.cause === 'taxes' ? 'gold_taken_taxes' : e.cause === 'risky_move' || e.cause === 'penalty_move' ? 'gold_taken_move' : 'gold_taken';
+      p.amount = formatNumber(e.amount);
+      break;
+    case 'tossed':
+      key = e.paid > 0 ? 'tossed_paid' : 'tossed_again';
+      Object.assign(p, { paid: formatNumber(e.paid), result: c.tname('toss', e.result, e.result) });
+      break;
+    case 'templar_moved': Object.assign(p, { from: place(e.from), to: place(e.to) }); break;
+    case 'edicts_exchanged': Object.assign(p, { a: place(e.a[0]), a_space: e.a[1], b: place(e.b[0]), b_space: e.b[1] }); break;
+    case 'marker_passed': p.to = seat(e.to); break;
+    case 'shipping_round': p.round = formatNumber(e.round); break;
+    case 'ship_loaded': p.space = e.space; break;
+    case 'tile_removed': p.tile = c.tname('tile', e.tile, e.tile); break;
+    case 'temple_majority': p.vp = formatNumber(e.vp); break;
+    case 'gold_dealt': Object.assign(p, { with_city: formatNumber(e.with_city), without_city: formatNumber(e.without_city) }); break;
+    case 'seventh_city': key = e.winner === null || e.winner === undefined ? 'seventh_city_none' : 'seventh_city'; p.winner = seat(e.winner); break;
+    case 'missions_revealed': p.missions = (e.missions || []).map((m, s) => `${c.name(s)} ${c.tname('mission', m, m)}`).join(', '); break;
+    case 'mission_scored': Object.assign(p, { id: e.mission, mission: c.tname('mission', e.mission, e.mission) }); break;
+    default:
+  }
+  const template = `tj.log.${key}`;
+  return t(template) === template ? null : t(template, p);
+}
+
 // How many Templars of each seat the drawing has placed so far (reset by each board drawing).
 let templarCount = {};
 
@@ -125,6 +206,11 @@ function territory(view, c, tr) {
 }
 
 export default {
+  /** A log line in the interface's language from the event's data; null for one it cannot word. */
+  logText(e, c) {
+    return e && typeof e.event === 'string' ? logText(e, c) : null;
+  },
+
   /** The decision now, as the rules texts name it. */
   steps(view) {
     const step = view.step;
