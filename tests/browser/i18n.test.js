@@ -5,6 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, BASE, quickGame, openTable, playToEnd } from './helpers.js';
+import { axeProblems } from './axe.js';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -81,6 +82,7 @@ test('in a German browser every screen is German, and the language switch is rem
   assert.equal(await page.getAttribute('html', 'lang'), 'de', 'the language follows navigator.languages');
   assert.equal(await page.textContent('[data-testid="guest-submit"]'), 'Als Gast spielen');
   assert.deepEqual(await englishLeft(page), [], 'sign-in');
+  assert.deepEqual(await axeProblems(page), [], 'axe-core: the German sign-in (with the language switch)');
 
   await signInGerman(page, 'Ada');
   await page.waitForSelector('[data-testid="game-select"] option[value="secret-treasures"]', { state: 'attached' });
@@ -106,6 +108,7 @@ test('in a German browser every screen is German, and the language switch is rem
     await page.waitForFunction((name) => { const t = document.getElementById('tooltip'); return t && !t.hidden && t.textContent.includes(name); }, de);
     await page.mouse.move(1, 1);
     assert.deepEqual(await englishLeft(page, game), [], `${game}: the table`);
+    if (game === 'knights-templar') assert.deepEqual(await axeProblems(page), [], 'axe-core: a German table');
     // The log lines are worded by the client from the events' data: none is the server's English sentence.
     await page.waitForSelector('[data-testid="log"] li');
     const english = await page.evaluate(async (g) => {
