@@ -101,12 +101,10 @@ export function gameScreen(ctx, id) {
   }
 
   /** A log line in the interface's language when the game's module can word its event, else the server's sentence. */
-  function logText(e) {
-    const mod = g.catalog_id ? gameModule(g.catalog_id) : null;
+  function logText(e, mod, c) {
     if (!mod || !mod.logText || !e.data) return e.text;
-    const texts = textsNow(g.catalog_id);
     try {
-      return mod.logText(e.data, makeContext(g, { act: () => {}, name, texts, focusOn: () => {} })) || e.text;
+      return mod.logText(e.data, c) || e.text;
     } catch {
       return e.text;
     }
@@ -114,8 +112,10 @@ export function gameScreen(ctx, id) {
 
   function renderLog() {
     const atBottom = logScroll.scrollHeight - logScroll.scrollTop - logScroll.clientHeight < 40;
+    const mod = g.catalog_id ? gameModule(g.catalog_id) : null;
+    const c = makeContext(g, { act: () => {}, name, texts: textsNow(g.catalog_id), focusOn: () => {} });
     mount(logList, ...g.log.map((e) => h('li', { class: e.private ? 'private' : null, 'data-tip': e.private ? t('game.private_entry') : null },
-      logText(e), e.clock ? h('span', { class: 'tag clock-tag', 'data-testid': 'by-clock' }, t('game.by_clock')) : null)));
+      logText(e, mod, c), e.clock ? h('span', { class: 'tag clock-tag', 'data-testid': 'by-clock' }, t('game.by_clock')) : null)));
     if (atBottom || logList.childElementCount < 3) logScroll.scrollTop = logScroll.scrollHeight;
   }
 
