@@ -1,5 +1,7 @@
 // Building DOM and SVG safely: text always goes through text nodes, never innerHTML.
 
+import { lang } from './i18n.js';
+
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 function apply(el, attrs, svg) {
@@ -66,10 +68,9 @@ export function seatDot(seat) {
   return h('span', { class: 'seat-dot', style: { background: seatColor(seat), color: seatInk(seat) }, 'aria-hidden': 'true' }, SEAT_LETTERS[seat % SEAT_LETTERS.length]);
 }
 
-/** "a, b and c". */
+/** "a, b and c" in the current language. */
 export function listText(items) {
-  if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+  return new Intl.ListFormat(lang(), { style: 'long', type: 'conjunction' }).format(items.map(String));
 }
 
 /** Capitalised words from a snake_case or kebab-case id. */

@@ -11,6 +11,7 @@ import { gameScreen } from './screens/game.js';
 import { replayScreen } from './screens/replay.js';
 import { rulesScreen } from './screens/rules.js';
 import { installTooltips } from './tooltip.js';
+import { t, lang, setLang, onLangChange, LANGUAGES } from './i18n.js';
 
 const app = document.getElementById('app');
 let current = null; // the screen shown: { dispose() }
@@ -34,9 +35,9 @@ function renderWho() {
   mount(
     who,
     h('span', { class: 'who-name', 'data-testid': 'who' }, session.account.name),
-    session.account.kind === 'guest' ? h('span', { class: 'muted' }, ' (guest)') : null,
+    session.account.kind === 'guest' ? h('span', { class: 'muted' }, ` (${t('top.guest')})`) : null,
     ' ',
-    h('button', { class: 'link', onclick: signOut }, 'Sign out'),
+    h('button', { class: 'link', onclick: signOut }, t('top.sign_out')),
   );
 }
 
@@ -50,6 +51,28 @@ async function signOut() {
   socket.connect();
   renderWho();
   navigate('#/');
+}
+
+/** The language switch of the top bar: each language named in itself, the current one pressed. */
+function renderLangSwitch() {
+  mount(document.getElementById('lang'),
+    h('span', { class: 'sr-only' }, t('top.language')),
+    ...Object.entries(LANGUAGES).map(([code, label]) => h('button', {
+      class: 'link lang-choice',
+      lang: code,
+      'aria-pressed': String(code === lang()),
+      'data-testid': `lang-${code}`,
+      onclick: () => setLang(code),
+    }, label)));
+}
+
+let connStatus = 'connecting';
+function renderConn() {
+  const el = document.getElementById('conn');
+  el.textContent = t(`conn.${connStatus}`);
+  el.title = t('conn.title');
+  el.dataset.status = connStatus;
+  document.body.dataset.conn = connStatus;
 }
 
 function route() {
@@ -73,11 +96,16 @@ function route() {
 }
 
 socket.onStatus((status) => {
-  const el = document.getElementById('conn');
-  const labels = { online: 'online', connecting: 'connecting…', reconnecting: 'reconnecting…', offline: 'offline — reconnecting…', 'signed-out': 'signed out' };
-  el.textContent = labels[status] || status;
-  el.dataset.status = status;
-  document.body.dataset.conn = status;
+  connStatus = status;
+  renderConn();
+});
+
+// A new language re-renders the whole page: the top bar, and the current screen from its route (a
+// table keeps its game from the session cache and its subscription is renewed).
+onLangChange(() => {
+  renderLangSwitch();
+  renderConn();
+  route();
 });
 
 socket.on((msg) => {
@@ -92,5 +120,6 @@ window.addEventListener('hashchange', route);
 // A test hook: drop the socket as a network failure would.
 window.chapterhouse = { socket };
 installTooltips();
+renderLangSwitch();
 socket.connect();
 route();

@@ -3,6 +3,7 @@
 // a game subscription resumes from the last version its owner holds.
 
 import { loadSession } from './session.js';
+import { t } from './i18n.js';
 
 export class Socket {
   constructor() {
@@ -54,7 +55,7 @@ export class Socket {
       this.ws = null;
       if (event.code === 4401) {
         this.setStatus('signed-out');
-        for (const listener of [...this.listeners]) listener({ type: 'error', code: 'auth/invalid_token', message: 'Your session has expired. Sign in again.' });
+        for (const listener of [...this.listeners]) listener({ type: 'error', code: 'auth/invalid_token', message: t('error.auth/invalid_token') });
         return;
       }
       this.setStatus('offline');

@@ -1,34 +1,43 @@
 // The rules texts of each game (one catalog per game and language, written in the engine crates and
-// served at /api/catalog/{game}/texts): names, one-line summaries and full rules text for every
+// served at /api/catalog/{game}/texts?lang=<en|de>, in the interface's language): names, one-line summaries and full rules text for every
 // card, character, location, edict, mission, track…; a plain-words title and explanation for every
 // decision point; and a label and meaning for every action type. The web client, the docs and the
 // game log share this one wording.
 
 import { get } from './api.js';
+import { lang } from './i18n.js';
 
-const loaded = new Map(); // game id → Promise<Texts>
+const loaded = new Map(); // "<lang>:<game id>" → Promise<Texts>
 
-/** A game's catalog, or an empty one when the server has none (the table still works without it). */
+/**
+ * A game's catalog in the current language, or an empty one when the server has none (the table still
+ * works without it). A language the server refuses falls back to English, which every engine ships.
+ */
 export function loadTexts(game) {
-  if (!loaded.has(game)) {
-    loaded.set(game, get(`/api/catalog/${encodeURIComponent(game)}/texts`)
+  const language = lang();
+  const key = `${language}:${game}`;
+  if (!loaded.has(key)) {
+    const url = (l) => `/api/catalog/${encodeURIComponent(game)}/texts?lang=${l}`;
+    loaded.set(key, get(url(language))
+      .catch((e) => (language !== 'en' && e.code === 'catalog/unknown_language' ? get(url('en')) : Promise.reject(e)))
       .then((raw) => new Texts(raw))
       .catch(() => new Texts(null)));
   }
-  return loaded.get(game);
+  return loaded.get(key);
 }
 
-const ready = new Map(); // game id → Texts, once loaded
+const ready = new Map(); // "<lang>:<game id>" → Texts, once loaded
 
-/** The catalog of `game` if it has been loaded already, else null: drawing never waits for it. */
+/** The catalog of `game` in the current language if it has been loaded already, else null: drawing never waits for it. */
 export function textsNow(game) {
-  return ready.get(game) || null;
+  return ready.get(`${lang()}:${game}`) || null;
 }
 
-/** Loads the catalog of `game` and remembers it for textsNow. */
+/** Loads the catalog of `game` in the current language and remembers it for textsNow. */
 export async function ensureTexts(game) {
+  const key = `${lang()}:${game}`;
   const t = await loadTexts(game);
-  ready.set(game, t);
+  ready.set(key, t);
   return t;
 }
 

@@ -3,6 +3,9 @@
 
 use game_core::{Descriptor, GameDescriptor, GameInfo};
 
+/// The languages every engine ships rules texts in; the first is the default.
+pub const TEXT_LANGUAGES: &[&str] = &["en", "de"];
+
 /// The games this build hosts.
 pub struct Catalog {
     games: Vec<Box<dyn GameDescriptor>>,
@@ -36,17 +39,23 @@ impl Catalog {
         self.games.iter().map(|g| g.info()).collect()
     }
 
-    /// The rules texts (English, JSON) of the game with catalog id `id`: the catalog each engine
-    /// crate ships. Kept beside the list of games above, so that adding a game adds its texts.
-    pub fn texts_en(&self, id: &str) -> Option<&'static str> {
-        match id {
-            "templars-journey" => Some(templars_journey::TEXTS_EN),
-            "secret-treasures" => Some(secret_treasures::TEXTS_EN),
-            "knights-templar" => Some(knights_templar::TEXTS_EN),
-            "richard-the-lionheart" => Some(richard_the_lionheart::TEXTS_EN),
+    /// The rules texts (JSON) of the game with catalog id `id` in language `lang` (one of
+    /// [`TEXT_LANGUAGES`]): the catalogs each engine crate ships. Kept beside the list of games
+    /// above, so that adding a game adds its texts.
+    pub fn texts(&self, id: &str, lang: &str) -> Option<&'static str> {
+        let (en, de) = match id {
+            "templars-journey" => (templars_journey::TEXTS_EN, templars_journey::TEXTS_DE),
+            "secret-treasures" => (secret_treasures::TEXTS_EN, secret_treasures::TEXTS_DE),
+            "knights-templar" => (knights_templar::TEXTS_EN, knights_templar::TEXTS_DE),
+            "richard-the-lionheart" => (richard_the_lionheart::TEXTS_EN, richard_the_lionheart::TEXTS_DE),
+            _ => return None,
+        };
+        self.get(id)?;
+        match lang {
+            "en" => Some(en),
+            "de" => Some(de),
             _ => None,
         }
-        .filter(|_| self.get(id).is_some())
     }
 
     /// The ids of every game, for error messages.

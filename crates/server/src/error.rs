@@ -87,6 +87,14 @@ pub enum ApiError {
     /// The catalog has no such game.
     #[error("unknown game {0:?}")]
     UnknownGame(String),
+    /// A rules-texts language the engines ship no catalog for.
+    #[error("no texts in language {lang:?}; the languages are {}", supported.join(", "))]
+    UnknownLanguage {
+        /// The language asked for.
+        lang: String,
+        /// The languages there are.
+        supported: &'static [&'static str],
+    },
     /// The game could not be set up (options or player count).
     #[error("{0}")]
     Setup(SetupError),
@@ -214,6 +222,7 @@ impl ApiError {
             ApiError::BadPlayerCount { .. } => "lobby/bad_player_count",
             ApiError::InvalidTurnLimit { .. } => "lobby/invalid_turn_limit",
             ApiError::UnknownGame(_) => "game/unknown_game",
+            ApiError::UnknownLanguage { .. } => "catalog/unknown_language",
             ApiError::Setup(e) => e.code(),
             ApiError::GameNotFound => "game/not_found",
             ApiError::NotAPlayer => "game/not_a_player",
@@ -269,6 +278,7 @@ impl ApiError {
             | ApiError::BadPlayerCount { .. }
             | ApiError::InvalidTurnLimit { .. }
             | ApiError::UnknownGame(_)
+            | ApiError::UnknownLanguage { .. }
             | ApiError::Setup(_)
             | ApiError::Rule(_)
             | ApiError::Malformed(_)
@@ -291,6 +301,7 @@ impl ApiError {
             ApiError::StaleVersion { current, sent } => Some(json!({"current_version": current, "sent_version": sent})),
             ApiError::BadPlayerCount { min, max, seated } => Some(json!({"min": min, "max": max, "seated": seated})),
             ApiError::InvalidTurnLimit { min, max } => Some(json!({"min": min, "max": max})),
+            ApiError::UnknownLanguage { supported, .. } => Some(json!({"supported": supported})),
             ApiError::BodyTooLarge { limit } => Some(json!({"limit": limit})),
             ApiError::RateLimited { retry_after } => Some(json!({"retry_after": retry_after})),
             ApiError::TooManySubscriptions { limit } | ApiError::LobbyFull { limit } => Some(json!({"limit": limit})),

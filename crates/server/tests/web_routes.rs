@@ -31,6 +31,38 @@ async fn every_game_of_the_catalog_serves_its_rules_texts_and_an_unknown_game_is
 }
 
 #[tokio::test]
+async fn the_rules_texts_come_in_german_on_request_and_an_unknown_language_is_refused_by_name() {
+    let db = TestDb::sqlite();
+    let server = TestServer::start(&db).await;
+    let http = server.http();
+    for id in ["templars-journey", "secret-treasures", "knights-templar", "richard-the-lionheart"] {
+        let en = http.get(&format!("/api/catalog/{id}/texts")).await;
+        assert_eq!(en["lang"], "en", "{id}: English without ?lang");
+        assert_eq!(http.get(&format!("/api/catalog/{id}/texts?lang=en")).await, en, "{id}: ?lang=en is the default");
+        let de = http.get(&format!("/api/catalog/{id}/texts?lang=de")).await;
+        assert_eq!((&de["game"], &de["lang"]), (&json!(id), &json!("de")), "{id}");
+        let keys = |v: &serde_json::Value| v["terms"].as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+        assert_eq!(keys(&de), keys(&en), "{id}: the same terms in both languages");
+        assert_ne!(de["summary"], en["summary"], "{id}: the German summary is German");
+    }
+    // The Templars' Journey terms follow its German rulebook.
+    let de = http.get("/api/catalog/templars-journey/texts?lang=de").await;
+    assert!(de["summary"][0]["heading"].as_str().unwrap().contains("Spielziel"), "{}", de["summary"][0]);
+    for bad in ["fr", "DE", "", "de-DE"] {
+        let (status, body) = http.call("GET", &format!("/api/catalog/knights-templar/texts?lang={bad}"), None).await;
+        assert_eq!((status, code(&body)), (422, "catalog/unknown_language"), "lang={bad:?}: {body}");
+        assert_eq!(
+            body["error"]["details"]["supported"],
+            json!(["en", "de"]),
+            "the error names the languages there are"
+        );
+    }
+    let (status, body) = http.call("GET", "/api/catalog/chess/texts?lang=de", None).await;
+    assert_eq!((status, code(&body)), (422, "game/unknown_game"));
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn a_running_game_replays_every_step_as_the_requester_saw_it_and_no_more() {
     let db = TestDb::sqlite();
     let server = TestServer::start(&db).await;

@@ -1,8 +1,9 @@
 // What every game screen shares: the context a game module draws with (names, colours, the legal
 // actions and how to bind them to board elements), and a readable fallback label for any action.
 
-import { seatColor, titleCase } from '../dom.js';
+import { seatColor, titleCase, listText } from '../dom.js';
 import { Texts } from '../texts.js';
+import { t, formatNumber } from '../i18n.js';
 
 /** A readable label for any action JSON, for games or actions a module does not name. */
 export function actionLabel(action) {
@@ -32,6 +33,29 @@ export function spoken(el, extra) {
   const shown = (el.textContent || '').replace(/\s+/g, ' ').trim();
   if (!shown) return extra;
   return extra && !shown.includes(extra) ? `${shown} — ${extra}` : shown;
+}
+
+/**
+ * A log line from an event's data (the engine's JSON, `{"type": …, fields}`) with the interface
+ * catalog's template `<prefix>.log.<key>`; null when the catalog has no such template (the server's
+ * sentence is shown then). `spec` says how each field is written: `'seat'` a seat's name, `'seats'`
+ * a list of them, `'<kind>'` the rules texts' name of `<kind>:<value>`, `['<kind>']` a list of such
+ * names; numbers are formatted, other strings shown as they are. `extra` adds computed placeholders.
+ */
+export function logLine(prefix, key, e, c, spec, extra) {
+  const template = `${prefix}.log.${key}`;
+  if (t(template) === template) return null;
+  const p = {};
+  for (const [k, v] of Object.entries(e)) {
+    const how = spec[k];
+    if (how === 'seat' && typeof v === 'number') p[k] = c.name(v);
+    else if (how === 'seats' && Array.isArray(v)) p[k] = listText(v.map((s) => c.name(s)));
+    else if (Array.isArray(how) && Array.isArray(v)) p[k] = listText(v.map((x) => c.tname(how[0], x, String(x))));
+    else if (typeof how === 'string' && how !== 'seat' && how !== 'seats' && v !== null && typeof v !== 'object') p[k] = c.tname(how, v, String(v));
+    else if (typeof v === 'number') p[k] = formatNumber(v);
+    else if (typeof v === 'string') p[k] = v;
+  }
+  return t(template, { ...p, ...(extra || {}) });
 }
 
 /** The type of an action JSON value: its `type` tag, the string itself, or its one key (externally tagged). */
@@ -104,10 +128,10 @@ export function makeContext(g, { act, name, focusOn, labeler, texts }) {
       el.setAttribute('tabindex', '0');
       el.setAttribute('role', 'button');
       el.dataset.clickable = String(matches.length);
-      const label = title || (matches.length === 1 ? c.label(matches[0]) : `${matches.length} options`);
+      const label = title || (matches.length === 1 ? c.label(matches[0]) : t('board.n_options', { n: formatNumber(matches.length) }));
       el.setAttribute('aria-label', spoken(el, label));
       // The tooltip says what a click does, under the rules text of the thing itself (data-term).
-      el.setAttribute('data-tip', matches.length === 1 ? `Click: ${label}` : `Click to choose among ${matches.length} options`);
+      el.setAttribute('data-tip', matches.length === 1 ? t('board.click', { label }) : t('board.click_choose', { n: formatNumber(matches.length) }));
       el.chMatches = matches;
       // Reads el.chMatches when clicked: settleTargets may have merged an inner target's actions in.
       const go = (event) => {
@@ -145,8 +169,8 @@ export function settleTargets(root, c) {
     for (const a of inner.chMatches) if (!merged.some((b) => same(a, b))) merged.push(a);
     outer.chMatches = merged;
     outer.dataset.clickable = String(merged.length);
-    outer.setAttribute('aria-label', spoken(outer, merged.length === 1 ? c.label(merged[0]) : `${merged.length} options`));
-    outer.setAttribute('data-tip', merged.length === 1 ? `Click: ${c.label(merged[0])}` : `Click to choose among ${merged.length} options`);
+    outer.setAttribute('aria-label', spoken(outer, merged.length === 1 ? c.label(merged[0]) : t('board.n_options', { n: formatNumber(merged.length) })));
+    outer.setAttribute('data-tip', merged.length === 1 ? t('board.click', { label: c.label(merged[0]) }) : t('board.click_choose', { n: formatNumber(merged.length) }));
     inner.chRetired = true;
     inner.classList.remove('clickable');
     inner.removeAttribute('role');

@@ -1,7 +1,8 @@
 // Knights Templar: the Fate row, the Grand Master, the deck and discards, and each player's tableau.
 
-import { h, s, seatDot } from '../dom.js';
+import { h, s, seatDot, listText } from '../dom.js';
 import { svgRoot, textBlock, label, cross, seatMark } from './svg.js';
+import { t, formatNumber } from '../i18n.js';
 
 const TYPES = ['legacy', 'ally', 'county', 'treasure', 'mission', 'power', 'battle', 'enemy', 'downfall'];
 const TYPE_COLORS = {
@@ -21,7 +22,20 @@ function cardName(view, id) {
   if (view.pending && view.pending.cards) all.push(...view.pending.cards);
   if (view.pending && view.pending.card) all.push(view.pending.card);
   const card = all.find((c) => c.id === id);
-  return card ? card.name : `card ${id}`;
+  return card ? card.name : t('kt.card_n', { id });
+}
+
+// The rules texts of the game being drawn (names in the interface's language), set by each drawing.
+let names = null;
+
+/** A card's name in the interface's language (the rules texts'), else the view's. */
+function cardTitle(card) {
+  return (names && names.tname('card', card.id, null)) || card.name;
+}
+
+/** A card type's name ("ally"), from the rules texts' `type:<kind>`, else the interface catalog. */
+function typeName(kind) {
+  return (names && names.tname('type', kind, null)) || t(`kt.type.${kind}`);
 }
 
 /** One card: a coloured frame, its type letter and its name. */
@@ -30,8 +44,8 @@ function card(x, y, w, hgt, c, attrs = {}) {
   return s('g', { class: 'kt-card', ...attrs },
     s('rect', { class: 'hit', x, y, width: w, height: hgt, rx: 6, fill: '#fffdf7', stroke: color, 'stroke-width': 2.5 }),
     s('rect', { x, y, width: w, height: 18, rx: 6, fill: color }),
-    s('text', { x: x + 6, y: y + 10, 'font-size': 11, fill: 'white', 'font-weight': 'bold', 'dominant-baseline': 'middle' }, `${TYPE_LETTER[c.kind] || '?'} · ${c.kind}`),
-    textBlock(x + w / 2, y + 18 + (hgt - 18) / 2, c.name, { width: Math.max(6, Math.floor(w / 7)), size: w < 70 ? 10 : 12 }));
+    s('text', { x: x + 6, y: y + 10, 'font-size': 11, fill: 'white', 'font-weight': 'bold', 'dominant-baseline': 'middle' }, `${TYPE_LETTER[c.kind] || '?'} · ${typeName(c.kind)}`),
+    textBlock(x + w / 2, y + 18 + (hgt - 18) / 2, cardTitle(c), { width: Math.max(6, Math.floor(w / 7)), size: w < 70 ? 10 : 12 }));
 }
 
 function cardBack(x, y, w, hgt, text) {
@@ -41,7 +55,47 @@ function cardBack(x, y, w, hgt, text) {
     s('text', { x: x + w / 2, y: y + hgt - 14, 'font-size': 12, fill: '#f6efe2', 'text-anchor': 'middle' }, text));
 }
 
+/** An event's template key: its type, or a variant of it (`picked_auto`, `grand_master_new`…). */
+function logKey(e) {
+  switch (e.type) {
+    case 'picked': return e.automatic ? 'picked_auto' : 'picked';
+    case 'nominated': return e.automatic ? 'nominated_auto' : 'nominated';
+    case 'power_drawers': return e.seats && e.seats.length ? 'power_drawers' : 'power_none';
+    case 'grand_master': return e.changed ? 'grand_master_new' : 'grand_master_stays';
+    case 'county_point': return e.seat === null || e.seat === undefined ? 'county_none' : 'county_point';
+    case 'game_ended': return `game_ended_${e.reason}`;
+    default: return e.type;
+  }
+}
+
+const SEAT_FIELDS = ['seat', 'gm', 'owner', 'from'];
+const CARD_FIELDS = ['card', 'enemy', 'battle', 'ally'];
+
 export default {
+  /**
+   * A log line in the interface's language from the event's data (`kt.log.<type>` templates, names
+   * from the rules texts); null for an event it does not know, whose server sentence is shown.
+   */
+  logText(e, c) {
+    if (!e || typeof e.type !== 'string') return null;
+    const key = `kt.log.${logKey(e)}`;
+    if (t(key) === key) return null;
+    const card = (id) => c.tname('card', id, t('kt.card_n', { id }));
+    const p = {};
+    for (const [k, v] of Object.entries(e)) {
+      if (SEAT_FIELDS.includes(k) && typeof v === 'number') p[k] = c.name(v);
+      else if (CARD_FIELDS.includes(k) && typeof v === 'number') p[k] = card(v);
+      else if (k === 'cards' && Array.isArray(v)) p[k] = listText(v.map(card));
+      else if (k === 'fate' && Array.isArray(v)) p[k] = listText(v.map(card));
+      else if (k === 'seats' && Array.isArray(v)) p[k] = listText(v.map(c.name));
+      else if (typeof v === 'number') p[k] = formatNumber(v);
+    }
+    if (e.type === 'setup_draw') {
+      p.hands = (e.hands || []).map((hand) => t('kt.log.setup_hand', { seat: c.name(hand.seat), cards: listText(hand.cards.map(card)), missions: formatNumber(hand.missions) })).join('; ');
+    }
+    return t(key, p);
+  },
+
   /** The decision now, as the rules texts name it. */
   steps(view) {
     return [view.pending && view.pending.kind, view.stage];
@@ -49,23 +103,24 @@ export default {
 
   label(action, view, c) {
     // Names from the rules texts first: the replay labels moves without a view of that moment.
-    const n = (id) => c.tname('card', id, view ? cardName(view, id) : `card ${id}`);
+    const n = (id) => c.tname('card', id, view ? cardName(view, id) : t('kt.card_n', { id }));
     switch (action.type) {
-      case 'pick': return `Take ${n(action.card)}`;
-      case 'nominate': return `Nominate ${c.name(action.seat)}`;
-      case 'target': return `Target ${n(action.card)}`;
-      case 'keep': return `Keep ${n(action.card)}`;
+      case 'pick': return t('kt.a.pick', { card: n(action.card) });
+      case 'nominate': return t('kt.a.nominate', { name: c.name(action.seat) });
+      case 'target': return t('kt.a.target', { card: n(action.card) });
+      case 'keep': return t('kt.a.keep', { card: n(action.card) });
       default: return null;
     }
   },
 
   board(view, c) {
+    names = c;
     const W = 1000;
     const rowH = 96;
     const out = [];
     // Row 1: the Fate row, its cards narrowed so that any number of them fits the board's width.
-    out.push(label(16, 18, `Turn ${view.turn} · round ${view.round} · ${view.stage.replace('_', ' ')}`, { 'font-size': 15, 'font-weight': 'bold' }));
-    out.push(label(16, 40, 'Fate row', { 'font-size': 13, fill: '#6a5a48' }));
+    out.push(label(16, 18, t('kt.heading', { turn: view.turn, round: view.round, stage: c.tname('stage', view.stage, view.stage.replace('_', ' ')) }), { 'font-size': 15, 'font-weight': 'bold' }));
+    out.push(label(16, 40, t('kt.fate_row'), { 'font-size': 13, fill: '#6a5a48' }));
     const nFate = Math.max(view.fate.length, 1);
     const fw = Math.min(104, Math.floor((W - 32 - (nFate - 1) * 8) / nFate));
     view.fate.forEach((f, i) => {
@@ -73,18 +128,18 @@ export default {
     });
     // Row 2: the deck, the discard pile, and the Ally choice for its resolver.
     const r2 = 200;
-    out.push(c.term(s('g', { dataset: { card: 'deck' } }, cardBack(16, r2 + 18, 76, 96, `${view.deck_count} in deck`)), 'field', 'deck_count'));
-    out.push(label(110, r2 + 8, `Discard pile (${view.discard.length})`, { 'font-size': 13, fill: '#6a5a48' }));
+    out.push(c.term(s('g', { dataset: { card: 'deck' } }, cardBack(16, r2 + 18, 76, 96, t('kt.in_deck', { n: formatNumber(view.deck_count) }))), 'field', 'deck_count'));
+    out.push(label(110, r2 + 8, t('kt.discard', { n: formatNumber(view.discard.length) }), { 'font-size': 13, fill: '#6a5a48' }));
     view.discard.slice(-3).forEach((d, i) => {
       const x = 110 + i * 70;
       if (d.card) out.push(c.term(card(x, r2 + 18, 64, 96, d.card, { dataset: { card: d.card.id } }), 'card', d.card.id));
-      else out.push(cardBack(x, r2 + 18, 64, 96, 'face down'));
+      else out.push(cardBack(x, r2 + 18, 64, 96, t('kt.face_down')));
     });
     if (view.pending.kind === 'ally_choice' && view.pending.cards) {
       const ax = 340;
       const n = view.pending.cards.length;
       const aw = Math.min(96, Math.floor((W - 16 - ax - (n - 1) * 8) / Math.max(n, 1)));
-      out.push(label(ax, r2 + 8, 'Keep one Ally:', { 'font-size': 13, 'font-weight': 'bold', fill: '#8b1e1e' }));
+      out.push(label(ax, r2 + 8, t('kt.keep_one_ally'), { 'font-size': 13, 'font-weight': 'bold', fill: '#8b1e1e' }));
       view.pending.cards.forEach((a, i) => out.push(c.bind(c.term(card(ax + i * (aw + 8), r2 + 18, aw, 96, a, { dataset: { card: a.id } }), 'card', a.id), (x) => x.type === 'keep' && x.card === a.id)));
     }
     const top = r2 + 130;
@@ -104,24 +159,24 @@ export default {
         s('circle', { cx: x0 + 24, cy: y + 18, r: 8, fill: c.color(p.seat), stroke: '#1b1b1b' }),
         seatMark(x0 + 24, y + 18, 4, p.seat),
         label(x0 + 36, y + 18, c.name(p.seat).length > 17 ? `${c.name(p.seat).slice(0, 16)}…` : c.name(p.seat), { 'font-weight': 'bold', 'font-size': 14 }),
-        label(x0 + 18, y + 42, `Score now: ${p.score_now}`, { 'font-size': 12 }),
-        label(x0 + 18, y + 60, `County VP ${p.county_vp} · picks ${p.fate_picks}`, { 'font-size': 11, fill: '#7a6a58' }),
-        p.picked_this_round ? label(x0 + 18, y + 77, '✓ picked this round', { 'font-size': 11, fill: '#2f6b3a' }) : null);
+        label(x0 + 18, y + 42, t('kt.score_now', { n: formatNumber(p.score_now) }), { 'font-size': 12 }),
+        label(x0 + 18, y + 60, t('kt.county_picks', { vp: formatNumber(p.county_vp), picks: formatNumber(p.fate_picks) }), { 'font-size': 11, fill: '#7a6a58' }),
+        p.picked_this_round ? label(x0 + 18, y + 77, `✓ ${t('kt.picked')}`, { 'font-size': 11, fill: '#2f6b3a' }) : null);
       if (view.grand_master === p.seat) {
         plate.append(c.term(s('g', {}, s('rect', { x: x0 + 118, y: y + 52, width: 54, height: 30, rx: 5, fill: '#8b1e1e' }),
-          label(x0 + 145, y + 67, 'GM ♛', { 'font-size': 12, fill: 'white', 'text-anchor': 'middle', 'font-weight': 'bold' })), 'field', 'grand_master'));
+          label(x0 + 145, y + 67, `${t('kt.gm')} ♛`, { 'font-size': 12, fill: 'white', 'text-anchor': 'middle', 'font-weight': 'bold' })), 'field', 'grand_master'));
       }
-      out.push(c.bind(plate, (a) => a.type === 'nominate' && a.seat === p.seat, `Nominate ${c.name(p.seat)}`));
+      out.push(c.bind(plate, (a) => a.type === 'nominate' && a.seat === p.seat, t('kt.a.nominate', { name: c.name(p.seat) })));
       const n = p.tableau.length;
       const avail = colW - 200;
       const cw = 66;
       if (n * (cw + 4) <= avail) {
-        p.tableau.forEach((t, j) => {
-          out.push(c.bind(c.term(card(x0 + 192 + j * (cw + 4), y, cw, rowH - 8, t, { dataset: { card: t.id } }), 'card', t.id), (a) => a.type === 'target' && a.card === t.id));
+        p.tableau.forEach((tc, j) => {
+          out.push(c.bind(c.term(card(x0 + 192 + j * (cw + 4), y, cw, rowH - 8, tc, { dataset: { card: tc.id } }), 'card', tc.id), (a) => a.type === 'target' && a.card === tc.id));
         });
       } else {
         // Too many to lay out: one column per card type, a line per card.
-        const groups = TYPES.map((t) => p.tableau.filter((x) => x.kind === t)).filter((g) => g.length);
+        const groups = TYPES.map((kind) => p.tableau.filter((x) => x.kind === kind)).filter((g) => g.length);
         const gw = Math.floor(avail / groups.length) - 4;
         groups.forEach((group, gi) => {
           const gx = x0 + 192 + gi * (gw + 4);
@@ -130,44 +185,45 @@ export default {
           const box = s('g', { dataset: { group: `${p.seat}-${group[0].kind}` } },
             s('rect', { class: 'hit', x: gx, y, width: gw, height: rowH - 8, rx: 6, fill: '#fffdf7', stroke: color, 'stroke-width': 2 }),
             s('rect', { x: gx, y, width: gw, height: 16, rx: 6, fill: color }),
-            label(gx + 3, y + 8, `${gw < 80 ? TYPE_LETTER[group[0].kind] : group[0].kind} ×${group.length}`, { 'font-size': 10, fill: 'white', 'font-weight': 'bold' }));
+            label(gx + 3, y + 8, `${gw < 80 ? TYPE_LETTER[group[0].kind] : typeName(group[0].kind)} ×${group.length}`, { 'font-size': 10, fill: 'white', 'font-weight': 'bold' }));
           const per = Math.floor((rowH - 26) / 12);
-          group.slice(0, per).forEach((t, k) => {
+          group.slice(0, per).forEach((tc, k) => {
             const more = k === per - 1 && group.length > per ? ` +${group.length - per}` : '';
-            box.append(label(gx + 3, y + 25 + k * 12, `${t.name.slice(0, Math.max(3, Math.floor((gw - 6) / 6) - more.length))}${more}`, { 'font-size': 10 }));
+            box.append(label(gx + 3, y + 25 + k * 12, `${cardTitle(tc).slice(0, Math.max(3, Math.floor((gw - 6) / 6) - more.length))}${more}`, { 'font-size': 10 }));
           });
-          out.push(c.bind(c.term(box, 'type', group[0].kind), (a) => a.type === 'target' && group.some((t) => t.id === a.card)));
+          out.push(c.bind(c.term(box, 'type', group[0].kind), (a) => a.type === 'target' && group.some((tc) => tc.id === a.card)));
         });
       }
-      if (!n) out.push(label(x0 + 196, y + rowH / 2 - 4, 'No cards in play yet', { fill: '#6a5a48' }));
+      if (!n) out.push(label(x0 + 196, y + rowH / 2 - 4, t('kt.no_cards'), { fill: '#6a5a48' }));
     });
     return svgRoot(W, H, s('rect', { x: 0, y: 0, width: W, height: H, fill: '#efe4cc', rx: 10 }), ...out);
   },
 
   turn(view, c) {
+    names = c;
     const p = view.pending;
     let text = '';
-    if (p.kind === 'pick') text = `${c.name(p.seat)} picks a Fate card.`;
-    else if (p.kind === 'nominate') text = `The Grand Master, ${c.name(p.gm)}, nominates who picks next (click a player).`;
-    else if (p.kind === 'target') text = `${c.name(p.resolver)} chooses a card for ${p.card.name} (${p.card.kind}).`;
-    else if (p.kind === 'ally_choice') text = `${c.name(p.resolver)} chooses which Ally to play.`;
-    else if (view.end) text = view.end === 'five_downfall' ? 'A player reached five Downfall cards.' : 'The deck ran out.';
+    if (p.kind === 'pick') text = t('kt.now.pick', { name: c.name(p.seat) });
+    else if (p.kind === 'nominate') text = t('kt.now.nominate', { name: c.name(p.gm) });
+    else if (p.kind === 'target') text = t('kt.now.target', { name: c.name(p.resolver), card: cardTitle(p.card), type: typeName(p.card.kind) });
+    else if (p.kind === 'ally_choice') text = t('kt.now.ally_choice', { name: c.name(p.resolver) });
+    else if (view.end) text = view.end === 'five_downfall' ? t('kt.now.five_downfall') : t('kt.now.deck_empty');
     const keep = p.kind === 'ally_choice' && p.cards
       ? h('div', { class: 'hand' }, ...p.cards.map((a) => {
-        const chip = h('span', { class: 'chip', style: { borderColor: TYPE_COLORS[a.kind] } }, `${a.name}`);
+        const chip = h('span', { class: 'chip', style: { borderColor: TYPE_COLORS[a.kind] } }, cardTitle(a));
         return c.bind(c.term(chip, 'card', a.id), (x) => x.type === 'keep' && x.card === a.id);
       }))
       : null;
-    return h('div', {}, h('h2', {}, 'Now'), h('p', {}, text), keep);
+    return h('div', {}, h('h2', {}, t('board.now')), h('p', {}, text), keep);
   },
 
   players(view, c) {
     return h('div', { class: 'player-boards' }, ...view.seats.map((p) => h('div', {
       class: ['pboard', view.to_act.includes(p.seat) ? 'acting' : null], style: { '--seat': c.color(p.seat) },
     },
-    h('div', {}, seatDot(p.seat), ' ', h('span', { class: 'pname' }, c.name(p.seat)), view.grand_master === p.seat ? h('span', { class: 'tag' }, 'Grand Master') : null, c.mine(p.seat) ? h('span', { class: 'tag' }, 'you') : null),
+    h('div', {}, seatDot(p.seat), ' ', h('span', { class: 'pname' }, c.name(p.seat)), view.grand_master === p.seat ? h('span', { class: 'tag' }, t('kt.grand_master')) : null, c.mine(p.seat) ? h('span', { class: 'tag' }, t('board.you')) : null),
     h('div', { class: 'stats' },
-      h('span', {}, 'Score ', h('b', {}, String(p.score_now))),
-      ...TYPES.map((t, i) => (p.counts[i] ? c.term(h('span', { class: 'type-count', style: { color: TYPE_TEXT[t] } }, `${TYPE_LETTER[t]} ${p.counts[i]}`), 'type', t) : null))))));
+      h('span', {}, `${t('kt.score')} `, h('b', {}, formatNumber(p.score_now))),
+      ...TYPES.map((kind, i) => (p.counts[i] ? c.term(h('span', { class: 'type-count', style: { color: TYPE_TEXT[kind] } }, `${TYPE_LETTER[kind]} ${p.counts[i]}`), 'type', kind) : null))))));
   },
 };

@@ -1,8 +1,10 @@
 // Richard the Lionheart: the England map with the players' figures, the four Crusade tracks, the
 // round, the event; each player's coins, prestige, hand and purchases.
 
-import { h, s, seatDot, titleCase } from '../dom.js';
+import { h, s, seatDot, titleCase, listText } from '../dom.js';
 import { svgPanel, boardPanels, label, coin, pawn, seatMark } from './svg.js';
+import { logLine } from './common.js';
+import { t, formatNumber } from '../i18n.js';
 
 const POS = {
   york: [430, 150], grimsby: [560, 215], sherwood: [450, 275], nottingham: [400, 345], chester: [240, 245],
@@ -22,31 +24,72 @@ const CARD_TYPES = ['RB', 'RH', 'RC', 'GB', 'GH', 'GC'];
 const CARD_NAMES = { RB: "Richard's Banner", RH: 'Empty Hourglass', RC: 'Full Chest', GB: "Saladin's Banner", GH: 'Full Hourglass', GC: 'Empty Chest' };
 const TRACKS = [['ra', "Richard's Army", '#c0392b', false], ['sa', "Saladin's Army", '#2f9e44', false], ['kr', 'King’s Return', '#b8860b', true], ['kt', 'King’s Treasure', '#5a4a9a', true]];
 
-const CONDITIONS = {
-  1: "Richard's Army reaching 10 (condition 1)", 2: "Saladin's Army reaching 10 (condition 2)",
-  3: "King's Return reaching 0 (condition 3)", 4: "King's Treasure reaching 0 (condition 4)",
-  5: 'the tenth round ending with no track at its end (condition 5)',
-};
+// The rules texts of the game being drawn (names in the interface's language), set by each drawing
+// and label; the English names above are the fallback.
+let names = null;
+const named = (kind, id, fallback) => (names ? names.tname(kind, id, fallback) : fallback);
+
+/** The ending condition in words: `condition:<n>` of the rules texts, else the interface catalog's. */
+function condition(n) {
+  return named('condition', n, t('rl.condition', { n }));
+}
 
 function place(id) {
-  return titleCase(id);
+  return named('location', id, titleCase(id));
 }
 function purchase(p) {
   if (!p) return '';
-  if (p.item === 'specific_card') return `${p.card} (${CARD_NAMES[p.card] || ''})`;
-  return titleCase(p.item);
+  if (p.item === 'specific_card') return `${p.card} (${named('card', p.card, CARD_NAMES[p.card] || '')})`;
+  return named('purchase', p.item, titleCase(p.item));
 }
 const TRACK_NAMES = { RA: "Richard's Army", SA: "Saladin's Army", KR: "King's Return", KT: "King's Treasure" };
 function choice(ch, cn = (code) => CARD_NAMES[code] || code) {
   if (!ch) return '';
+  const track = (key) => named('track', key, TRACK_NAMES[key]);
   switch (ch.kind) {
     case 'plain': return '';
-    case 'take': return `: take a ${cn(ch.card)}`;
-    case 'return': return `: return a ${cn(ch.card)}`;
-    case 'track': return `: move ${TRACK_NAMES[String(ch.track).toUpperCase()] || ch.track}`;
-    case 'clauses': return `: ${[ch.treasure ? "3 Full Chests for King's Treasure +1" : null, ch.king_return ? "3 Full Hourglasses for King's Return +1" : null].filter(Boolean).join(' and ') || 'nothing'}`;
+    case 'take': return `: ${t('rl.choice.take', { card: cn(ch.card) })}`;
+    case 'return': return `: ${t('rl.choice.return', { card: cn(ch.card) })}`;
+    case 'track': return `: ${t('rl.choice.track', { track: track(String(ch.track).toUpperCase()) || ch.track })}`;
+    case 'clauses': return `: ${listText([ch.treasure ? t('rl.choice.chests', { track: track('KT') }) : null, ch.king_return ? t('rl.choice.hourglasses', { track: track('KR') }) : null].filter(Boolean)) || t('rl.nothing')}`;
     default: return ` — ${JSON.stringify(ch)}`;
   }
+}
+
+// How each field of an event is written in a log line (see logLine in common.js).
+const LOG_SPEC = {
+  seat: 'seat', first: 'seat', thief: 'seat', victim: 'seat', winners: 'seats', character: 'character', event: 'event',
+  side: 'side', location: 'location', to: 'location', card: 'card', track: 'track', edict: 'edict', merchant: 'location',
+  mercenary: 'location', winning_side: 'faction',
+};
+
+function logKey(e) {
+  switch (e.kind) {
+    case 'coins': return e.delta >= 0 ? 'coins_gained' : 'coins_paid';
+    case 'prestige': return e.delta >= 0 ? 'prestige_gained' : 'prestige_lost';
+    case 'event_resolved': return e.applied ? 'event_applied' : 'event_no_effect';
+    case 'game_ended': return e.winning_side ? 'game_ended_side' : 'game_ended_ten_rounds';
+    default: return e.kind;
+  }
+}
+
+/** Card counts (`[RB, RH, RC, GB, GH, GC]`) in words: "2 Richard's Banner, 1 Full Chest". */
+function countsText(counts, c) {
+  const parts = CARD_TYPES.map((code, i) => (counts && counts[i] ? `${counts[i]} ${c.tname('card', code, CARD_NAMES[code])}` : null)).filter(Boolean);
+  return parts.length ? parts.join(', ') : t('rl.nothing');
+}
+
+/** Whose side a player is on, in one short word for the board (Richard, John, Neutral); the players list has it in full. */
+function leaderName(p) {
+  const id = p.side || p.faction;
+  return id ? titleCase(id) : '?';
+}
+
+/** A player's side or faction as the rules texts name it. */
+function sideName(p) {
+  if (p.side) return named('side', p.side, p.side);
+  if (p.faction) return named('faction', p.faction, p.faction);
+  return '';
 }
 
 /** Where a player stands now: the end of the path while moving. */
@@ -62,34 +105,48 @@ export default {
     return [view.stage && view.stage.name];
   },
 
+  /** A log line in the interface's language from the event's data; null for one it cannot word. */
+  logText(e, c) {
+    if (!e || typeof e.kind !== 'string') return null;
+    names = c;
+    const extra = { delta: formatNumber(Math.abs(e.delta || 0)) };
+    if (e.cards && Array.isArray(e.cards)) extra.cards = countsText(e.cards, c);
+    if (e.drawn) extra.drawn = countsText(e.drawn, c);
+    if (e.verdicts) for (const k of ['banners', 'hourglasses', 'chests']) extra[k] = named('verdict', e.verdicts[k], e.verdicts[k]);
+    if (e.purchase) extra.purchase = purchase(e.purchase);
+    return logLine('rl', logKey(e), e, c, LOG_SPEC, extra);
+  },
+
   label(action, view, c) {
+    if (c) names = c;
     const cn = (code) => (c ? c.tname('card', code, CARD_NAMES[code] || code) : CARD_NAMES[code] || code);
     switch (action.type) {
-      case 'choose_character': return `Play ${c ? c.tname('character', action.character, titleCase(action.character)) : titleCase(action.character)}`;
-      case 'choose_side': return `Side with ${titleCase(action.side)}`;
-      case 'use_captor': return "Use Leopold's Captor (King's Return +1)";
-      case 'decline': return 'Decline';
-      case 'place': return `Start in ${place(action.location)}`;
-      case 'step': return `Move to ${place(action.to)}`;
-      case 'steal': return 'Steal from the enemy here';
-      case 'stop': return 'Stop moving';
+      case 'choose_character': return t('rl.a.choose_character', { name: c ? c.tname('character', action.character, titleCase(action.character)) : titleCase(action.character) });
+      case 'choose_side': return named('side', action.side, t('rl.a.choose_side', { side: titleCase(action.side) }));
+      case 'use_captor': return t('rl.a.use_captor');
+      case 'decline': return t('rl.a.decline');
+      case 'place': return t('rl.a.place', { place: place(action.location) });
+      case 'step': return t('rl.a.step', { place: place(action.to) });
+      case 'steal': return t('rl.a.steal');
+      case 'stop': return t('rl.a.stop');
       case 'perform': {
         const me = view && view.players && view.players.find((p) => p.hand);
-        return `Act at ${me && me.location ? place(me.location) : 'this location'}${choice(action.choice, cn)}`;
+        return `${me && me.location ? t('rl.a.perform_at', { place: place(me.location) }) : t('rl.a.perform')}${choice(action.choice, cn)}`;
       }
-      case 'keep_edict': return `Keep the edict ${c ? c.tname('edict', action.edict, action.edict) : action.edict}`;
-      case 'take_card': return `Take a ${cn(action.card)}`;
-      case 'return_card': return `Return a ${cn(action.card)}`;
-      case 'buy': return `Buy ${purchase(action.purchase)}`;
-      case 'trade': return `Trade a ${cn(action.card)}`;
-      case 'contribute': return `Contribute a ${cn(action.card)}`;
-      case 'end_contribution': return 'End the contribution';
+      case 'keep_edict': return t('rl.a.keep_edict', { edict: c ? c.tname('edict', action.edict, action.edict) : action.edict });
+      case 'take_card': return t('rl.a.take_card', { card: cn(action.card) });
+      case 'return_card': return t('rl.a.return_card', { card: cn(action.card) });
+      case 'buy': return t('rl.a.buy', { item: purchase(action.purchase) });
+      case 'trade': return t('rl.a.trade', { card: cn(action.card) });
+      case 'contribute': return t('rl.a.contribute', { card: cn(action.card) });
+      case 'end_contribution': return t('rl.a.end_contribution');
       default: return null;
     }
   },
 
   board(view, c) {
     // Two panels: the map of England (left) and the round, tracks and market (right); stacked on a phone.
+    names = c;
     const MX = 80;
     const MY = 40;
     const MW = 640;
@@ -104,10 +161,10 @@ export default {
       const g = s('g', { dataset: { location: id } },
         s('circle', { class: 'hit', cx: x, cy: y, r: 26, fill: red ? '#f4c7c0' : '#c8e6c4', stroke: red ? '#a33' : '#2f7a3a', 'stroke-width': path.includes(id) ? 4 : 2 }),
         label(x, y - 34, place(id), { 'text-anchor': 'middle', 'font-size': 12, 'font-weight': 'bold' }));
-      if (view.merchant === id) g.append(label(x - 40, y + 14, 'Merchant', { 'font-size': 10, fill: '#5a4100', 'font-style': 'italic' }));
-      if (view.mercenary === id) g.append(label(x - 40, y + 26, 'Mercenary', { 'font-size': 10, fill: '#6b1d1d', 'font-style': 'italic' }));
+      if (view.merchant === id) g.append(label(x - 40, y + 14, named('field', 'merchant', t('rl.merchant')), { 'font-size': 10, fill: '#5a4100', 'font-style': 'italic' }));
+      if (view.mercenary === id) g.append(label(x - 40, y + 26, named('field', 'mercenary', t('rl.mercenary')), { 'font-size': 10, fill: '#6b1d1d', 'font-style': 'italic' }));
       const here = view.players.filter((p) => whereIs(view, p) === id);
-      here.forEach((p, i) => g.append(pawn(x - (here.length - 1) * 8 + i * 16, y + 4, 11, c.color(p.seat))));
+      here.forEach((p, i) => g.append(pawn(x - (here.length - 1) * 8 + i * 16, y + 4, 11, c.color(p.seat), { dataset: { piece: `player-${p.seat}` } })));
       out.push(c.bind(c.term(g, 'location', id), (a) => (a.type === 'place' && a.location === id) || (a.type === 'step' && a.to === id), undefined));
     }
     const map = out;
@@ -115,7 +172,7 @@ export default {
     const px = 720;
     const PW = 276;
     const side = [];
-    side.push(label(px + 4, 28, `Round ${view.round} of 10`, { 'font-weight': 'bold', 'font-size': 15 }));
+    side.push(label(px + 4, 28, t('rl.round', { n: view.round }), { 'font-weight': 'bold', 'font-size': 15 }));
     for (let r = 1; r <= 10; r++) {
       side.push(s('rect', { x: px + 4 + (r - 1) * 26, y: 40, width: 22, height: 18, rx: 3, fill: r === view.round ? '#8b1e1e' : r < view.round ? '#d9c9ad' : 'white', stroke: '#8a7456' }),
         label(px + 15 + (r - 1) * 26, 50, String(r), { 'text-anchor': 'middle', 'font-size': 10, fill: r === view.round ? 'white' : '#333' }));
@@ -133,15 +190,15 @@ export default {
     let y = 300;
     if (view.active_event) {
       side.push(c.term(s('g', { dataset: { event: view.active_event.id } },
-        label(px + 4, y, `Event: ${view.active_event.name}`, { 'font-size': 12, 'font-weight': 'bold' }),
-        label(px + 4, y + 16, `(${view.active_event.timing === 'end' ? 'at the round’s end' : 'this round'})`, { 'font-size': 11, fill: '#6a5a48' })), 'event', view.active_event.id));
+        label(px + 4, y, t('rl.event', { name: named('event', view.active_event.id, view.active_event.name) }), { 'font-size': 12, 'font-weight': 'bold' }),
+        label(px + 4, y + 16, `(${view.active_event.timing === 'end' ? t('rl.at_round_end') : t('rl.this_round')})`, { 'font-size': 11, fill: '#6a5a48' })), 'event', view.active_event.id));
       y += 40;
     }
-    side.push(label(px + 4, y, `Decks: provisions ${view.decks.provisions}, crusade ${view.decks.crusade}, events ${view.decks.events}`, { 'font-size': 11 }));
+    side.push(label(px + 4, y, t('rl.decks', { provisions: view.decks.provisions, crusade: view.decks.crusade, events: view.decks.events }), { 'font-size': 11 }));
     y += 20;
     // The reserve and the display: one line per card type, its name written out, in two columns.
     for (const [title, counts] of [['Reserve', view.reserve], ['Display', view.display]]) {
-      side.push(label(px + 4, y, `${title}:`, { 'font-size': 11, 'font-weight': 'bold' }));
+      side.push(label(px + 4, y, `${t(`rl.${title.toLowerCase()}`)}:`, { 'font-size': 11, 'font-weight': 'bold' }));
       CARD_TYPES.forEach((code, i) => {
         const x = px + 4 + (i % 2) * 138;
         const ly = y + 16 + Math.floor(i / 2) * 15;
@@ -151,22 +208,22 @@ export default {
     }
     if (view.verdicts) {
       // One verdict per line, in two columns: on one line they run past the panel's edge.
-      side.push(label(px + 4, y, 'Verdicts:', { 'font-size': 11, 'font-weight': 'bold' }));
+      side.push(label(px + 4, y, `${t('rl.verdicts')}:`, { 'font-size': 11, 'font-weight': 'bold' }));
       ['banners', 'hourglasses', 'chests'].forEach((k, i) => {
-        side.push(label(px + 4 + (i % 2) * 138, y + 16 + Math.floor(i / 2) * 15, `${titleCase(k)}: ${view.verdicts[k]}`, { 'font-size': 11 }));
+        side.push(label(px + 4 + (i % 2) * 138, y + 16 + Math.floor(i / 2) * 15, `${t(`rl.verdict.${k}`)}: ${view.verdicts[k]}`, { 'font-size': 11 }));
       });
       y += 16 + 2 * 15 + 4;
     }
     y += 12;
-    side.push(label(px + 4, y, 'Prices this round', { 'font-size': 12, 'font-weight': 'bold' }));
+    side.push(label(px + 4, y, t('rl.prices'), { 'font-size': 12, 'font-weight': 'bold' }));
     Object.entries(view.costs || {}).forEach(([k, v], i) => {
-      side.push(coin(px + 14 + (i % 2) * 135, y + 22 + Math.floor(i / 2) * 26, 9, v), label(px + 28 + (i % 2) * 135, y + 22 + Math.floor(i / 2) * 26, titleCase(k), { 'font-size': 11 }));
+      side.push(coin(px + 14 + (i % 2) * 135, y + 22 + Math.floor(i / 2) * 26, 9, v), label(px + 28 + (i % 2) * 135, y + 22 + Math.floor(i / 2) * 26, named('purchase', k, titleCase(k)), { 'font-size': 11 }));
     });
     y += 22 + Math.ceil(Object.keys(view.costs || {}).length / 2) * 26 + 6;
     view.players.forEach((p, i) => {
       side.push(s('g', { dataset: { seat: p.seat } },
         s('circle', { cx: px + 12, cy: y + i * 20, r: 7, fill: c.color(p.seat), stroke: '#1b1b1b' }), seatMark(px + 12, y + i * 20, 3.5, p.seat),
-        label(px + 24, y + i * 20, `${c.name(p.seat)}: ${p.character ? c.tname('character', p.character, titleCase(p.character)) : '?'} (${p.side || p.faction || '?'})`, { 'font-size': 11 })));
+        label(px + 24, y + i * 20, `${c.name(p.seat)}: ${p.character ? c.tname('character', p.character, titleCase(p.character)) : '?'} (${leaderName(p)})`, { 'font-size': 11 })));
     });
     const SH = y + view.players.length * 20 + 4;
     side.unshift(s('rect', { x: px - 8, y: 8, width: PW + 8, height: SH - 8, rx: 8, fill: '#f6efe2', stroke: '#8a7456' }));
@@ -177,35 +234,37 @@ export default {
   },
 
   turn(view, c) {
+    names = c;
     const st = view.stage;
-    const parts = [h('h2', {}, 'Now'), h('p', {}, `${titleCase(st.name)}${st.seat !== null && st.seat !== undefined ? ` — ${c.name(st.seat)}` : ''}`)];
-    if (st.movement) parts.push(h('p', { class: 'small' }, `Moving from ${place(st.movement.start)}; ${st.movement.mp} movement left${st.movement.path.length ? `; path ${st.movement.path.map(place).join(' → ')}` : ''}`));
-    if (st.drawn_edict) parts.push(h('p', { class: 'small' }, 'You drew the edict ', c.term(h('b', {}, c.tname('edict', st.drawn_edict, st.drawn_edict)), 'edict', st.drawn_edict)));
+    const stageName = (c.texts.step(st.name) || {}).title || titleCase(st.name);
+    const parts = [h('h2', {}, t('board.now')), h('p', {}, `${stageName}${st.seat !== null && st.seat !== undefined ? ` — ${c.name(st.seat)}` : ''}`)];
+    if (st.movement) parts.push(h('p', { class: 'small' }, t('rl.moving', { place: place(st.movement.start), mp: st.movement.mp }), st.movement.path.length ? `; ${t('rl.path', { path: st.movement.path.map(place).join(' → ') })}` : ''));
+    if (st.drawn_edict) parts.push(h('p', { class: 'small' }, `${t('rl.drew_edict')} `, c.term(h('b', {}, c.tname('edict', st.drawn_edict, st.drawn_edict)), 'edict', st.drawn_edict)));
     const me = view.players.find((p) => p.hand);
     if (me) {
-      parts.push(h('div', { class: 'hand', 'data-testid': 'hand' }, h('span', { class: 'muted small' }, 'Your hand: '),
-        ...CARD_TYPES.map((t, i) => (me.hand[i] ? c.bind(c.term(h('span', { class: 'chip' }, `${me.hand[i]}× ${c.tname('card', t, CARD_NAMES[t])}`), 'card', t), (a) => (a.type === 'contribute' || a.type === 'return_card' || a.type === 'trade') && a.card === t) : null))));
-      if (me.edict) parts.push(h('p', { class: 'small' }, 'Your secret edict: ', c.term(h('b', {}, c.tname('edict', me.edict, me.edict)), 'edict', me.edict)));
+      parts.push(h('div', { class: 'hand', 'data-testid': 'hand' }, h('span', { class: 'muted small' }, `${t('board.your_hand')} `),
+        ...CARD_TYPES.map((code, i) => (me.hand[i] ? c.bind(c.term(h('span', { class: 'chip' }, `${me.hand[i]}× ${c.tname('card', code, CARD_NAMES[code])}`), 'card', code), (a) => (a.type === 'contribute' || a.type === 'return_card' || a.type === 'trade') && a.card === code) : null))));
+      if (me.edict) parts.push(h('p', { class: 'small' }, `${t('rl.secret_edict')} `, c.term(h('b', {}, c.tname('edict', me.edict, me.edict)), 'edict', me.edict)));
     }
     const chars = c.matching((a) => a.type === 'choose_character');
     if (chars.length) parts.push(h('div', { class: 'hand' }, ...chars.map((a) => c.bind(c.term(h('span', { class: 'chip' }, c.tname('character', a.character, titleCase(a.character))), 'character', a.character), (x) => x === a))));
-    if (view.result) parts.push(h('p', {}, `Ended by ${CONDITIONS[view.result.condition] || view.result.condition}: ${view.result.winning_side ? `${titleCase(view.result.winning_side)}'s faction wins` : 'no faction wins; the most Prestige Points decide'}`));
+    if (view.result) parts.push(h('p', {}, view.result.winning_side ? t('rl.ended_side', { why: condition(view.result.condition), faction: named('faction', view.result.winning_side, titleCase(view.result.winning_side)) }) : t('rl.ended_none', { why: condition(view.result.condition) })));
     return h('div', {}, ...parts);
   },
 
   players(view, c) {
     return h('div', { class: 'player-boards' }, ...view.players.map((p) => h('div', { class: ['pboard', view.to_act.includes(p.seat) ? 'acting' : null], style: { '--seat': c.color(p.seat) } },
       h('div', {}, seatDot(p.seat), ' ', h('span', { class: 'pname' }, c.name(p.seat)), ' · ', p.character ? c.term(h('span', {}, c.tname('character', p.character, titleCase(p.character))), 'character', p.character) : '?',
-        h('span', { class: 'tag' }, p.side || p.faction || ''), c.mine(p.seat) ? h('span', { class: 'tag' }, 'you') : null,
-        view.first_player === p.seat ? h('span', { class: 'tag' }, 'first') : null),
+        h('span', { class: 'tag' }, sideName(p)), c.mine(p.seat) ? h('span', { class: 'tag' }, t('board.you')) : null,
+        view.first_player === p.seat ? h('span', { class: 'tag' }, t('rl.first')) : null),
       h('div', { class: 'stats' },
-        h('span', {}, 'Prestige ', h('b', {}, String(p.prestige))),
-        h('span', {}, 'Coins ', h('b', {}, String(p.coins))),
-        h('span', {}, 'Cards ', h('b', {}, String(p.hand_count))),
-        h('span', {}, whereIs(view, p) ? `at ${place(whereIs(view, p))}` : 'not placed'),
-        p.horse ? h('span', {}, 'horse') : null, p.ship ? h('span', {}, 'ship') : null, p.skill ? h('span', {}, 'skill') : null,
-        p.contributed ? h('span', {}, `contributed ${p.contributed}`) : null,
-        p.edict ? c.term(h('span', {}, `edict ${c.tname('edict', p.edict, p.edict)}`), 'edict', p.edict) : null))));
+        h('span', {}, `${t('rl.prestige')} `, h('b', {}, formatNumber(p.prestige))),
+        h('span', {}, `${t('rl.coins')} `, h('b', {}, formatNumber(p.coins))),
+        h('span', {}, `${t('rl.cards')} `, h('b', {}, formatNumber(p.hand_count))),
+        h('span', {}, whereIs(view, p) ? t('rl.at', { place: place(whereIs(view, p)) }) : t('rl.not_placed')),
+        p.horse ? h('span', {}, named('purchase', 'horse', t('rl.horse'))) : null, p.ship ? h('span', {}, named('purchase', 'ship', t('rl.ship'))) : null, p.skill ? h('span', {}, named('purchase', 'skill', t('rl.skill'))) : null,
+        p.contributed ? h('span', {}, t('rl.contributed', { n: p.contributed })) : null,
+        p.edict ? c.term(h('span', {}, t('rl.edict', { name: c.tname('edict', p.edict, p.edict) })), 'edict', p.edict) : null))));
   },
 
   result(g) {
@@ -213,9 +272,9 @@ export default {
     if (!r) return null;
     // Condition 5 has no winning faction: everyone who may win competes on Prestige Points, which is
     // what the "in the winning faction (may win)" line of the breakdown then counts.
-    const why = CONDITIONS[r.condition] || `condition ${r.condition}`;
+    const why = condition(r.condition);
     return h('p', { class: 'muted', 'data-testid': 'result-condition' }, r.winning_side
-      ? `The game ended by ${why}: ${titleCase(r.winning_side)}'s faction wins, and its player with the most Prestige Points takes the victory.`
-      : `The game ended by ${why}: no faction wins, so every player who may win competes on Prestige Points (a Neutral only if its edict's condition is met).`);
+      ? t('rl.result_side', { why, faction: named('faction', r.winning_side, titleCase(r.winning_side)) })
+      : t('rl.result_none', { why }));
   },
 };

@@ -1,6 +1,7 @@
 // Small SVG drawing helpers shared by the boards.
 
 import { s, SEAT_COLORS, seatInk } from '../dom.js';
+import { t } from '../i18n.js';
 
 /**
  * A seat's shape mark centred on (x, y), `r` its radius: circle, square, triangle, diamond, bar,
@@ -84,12 +85,12 @@ export function coin(x, y, r, n) {
 /** An <svg> root with a viewBox. */
 export function svgRoot(width, height, ...children) {
   // A group, not an image: it holds buttons and focusable pieces with names of their own.
-  return s('svg', { viewBox: `0 0 ${width} ${height}`, role: 'group', 'aria-label': 'Board', preserveAspectRatio: 'xMidYMid meet' }, ...children);
+  return s('svg', { viewBox: `0 0 ${width} ${height}`, role: 'group', 'aria-label': t('game.board'), preserveAspectRatio: 'xMidYMid meet' }, ...children);
 }
 
 /** An <svg> showing the part (x, y, width, height) of a board's coordinates. */
 export function svgPanel(x, y, width, height, ...children) {
-  return s('svg', { viewBox: `${x} ${y} ${width} ${height}`, role: 'group', 'aria-label': 'Board', preserveAspectRatio: 'xMidYMin meet' }, ...children);
+  return s('svg', { viewBox: `${x} ${y} ${width} ${height}`, role: 'group', 'aria-label': t('game.board'), preserveAspectRatio: 'xMidYMin meet' }, ...children);
 }
 
 /**

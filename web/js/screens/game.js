@@ -4,7 +4,7 @@
 
 import { h, mount, seatDot, listText } from '../dom.js';
 import { applyPatch } from '../jsonpatch.js';
-import { get, gameInfo } from '../api.js';
+import { get, gameInfo, errorText } from '../api.js';
 import { socket } from '../socket.js';
 import { loadGameCache, saveGameCache } from '../session.js';
 import { gameModule } from '../games/index.js';
@@ -15,6 +15,8 @@ import { setTermLookup, hide as hideTooltip } from '../tooltip.js';
 import { markChanges } from './changes.js';
 import { yourTurnSignal, soundToggle } from './signals.js';
 import { icon } from '../icons.js';
+import { t, formatNumber } from '../i18n.js';
+import { capture, animateMoves } from './motion.js';
 
 const MAX_LOG = 400;
 
@@ -49,25 +51,26 @@ export function gameScreen(ctx, id) {
   let disposed = false;
   let info = null;
   let marks = null; // what the board looked like, to mark what the last move changed
+  let drawnVersion = null; // the version the board shows, so that only a new version animates
 
-  const title = h('h1', { class: 'game-title' }, 'Game');
+  const title = h('h1', { class: 'game-title' }, t('game.title'));
   let zoomed = false;
   const zoom = h('button', { class: 'small zoom-toggle', 'data-testid': 'zoom', 'aria-pressed': 'false', onclick: () => {
     zoomed = !zoomed;
     zoom.setAttribute('aria-pressed', String(zoomed));
-    zoom.textContent = zoomed ? 'Fit board to screen' : 'Zoom board';
+    zoom.textContent = zoomed ? t('game.fit_board') : t('game.zoom_board');
     boardBox.classList.toggle('zoomed', zoomed);
-  } }, 'Zoom board');
+  } }, t('game.zoom_board'));
   const status = h('p', { class: 'status', 'data-testid': 'status', role: 'status' });
   const notice = h('p', { class: 'error', role: 'alert' });
   const clockBox = h('p', { class: 'clock', 'data-testid': 'clock', hidden: true });
-  const boardBox = h('div', { class: 'board', 'data-testid': 'board', role: 'region', 'aria-label': 'Board' });
+  const boardBox = h('div', { class: 'board', 'data-testid': 'board', role: 'region', 'aria-label': t('game.board') });
   const turnBox = h('section', { class: 'turn-panel' });
   const actionsBox = h('section', { class: 'actions', 'data-testid': 'legal-actions' });
   const panelBox = h('section', { class: 'player-boards', 'data-testid': 'players' });
   // The log is announced (role log) and scrolls by keyboard (tabindex) as well as by mouse.
   const logList = h('ol', { class: 'log', 'data-testid': 'log' });
-  const logScroll = h('div', { class: 'log-scroll', role: 'log', tabindex: '0', 'aria-label': 'Game log' }, logList);
+  const logScroll = h('div', { class: 'log-scroll', role: 'log', tabindex: '0', 'aria-label': t('game.log') }, logList);
   const resultBox = h('section', { class: 'result-box' });
   const links = h('p', { class: 'game-links muted' });
   const root = h('section', { class: 'game', 'data-testid': 'game' },
@@ -79,48 +82,58 @@ export function gameScreen(ctx, id) {
         turnBox,
         actionsBox,
         panelBox,
-        h('section', { class: 'log-box' }, h('h2', {}, 'Game log'), logScroll),
+        h('section', { class: 'log-box' }, h('h2', {}, t('game.log')), logScroll),
         links)));
   mount(ctx.app, root);
-  if (g.version === null) boardBox.append(h('p', { class: 'muted' }, 'Loading the table…'));
+  if (g.version === null) boardBox.append(h('p', { class: 'muted' }, t('game.loading')));
 
   function save() {
     saveGameCache(id, g);
   }
 
   function name(seat) {
-    return (g.seats && g.seats[seat]) || `Seat ${seat + 1}`;
+    return (g.seats && g.seats[seat]) || t('common.seat', { n: formatNumber(seat + 1) });
   }
 
   function addLog(events, version, byClock) {
-    for (const e of events || []) g.log.push({ text: e.text, private: !!e.private, version, clock: !!byClock });
+    for (const e of events || []) g.log.push({ text: e.text, data: e.data, private: !!e.private, version, clock: !!byClock });
     if (g.log.length > MAX_LOG) g.log.splice(0, g.log.length - MAX_LOG);
+  }
+
+  /** A log line in the interface's language when the game's module can word its event, else the server's sentence. */
+  function logText(e, mod, c) {
+    if (!mod || !mod.logText || !e.data) return e.text;
+    try {
+      return mod.logText(e.data, c) || e.text;
+    } catch {
+      return e.text;
+    }
   }
 
   function renderLog() {
     const atBottom = logScroll.scrollHeight - logScroll.scrollTop - logScroll.clientHeight < 40;
-    mount(logList, ...g.log.map((e) => h('li', { class: e.private ? 'private' : null, 'data-tip': e.private ? 'Only you see this' : null },
-      e.text, e.clock ? h('span', { class: 'tag clock-tag', 'data-testid': 'by-clock' }, 'timed out: played by the clock') : null)));
+    const mod = g.catalog_id ? gameModule(g.catalog_id) : null;
+    const c = makeContext(g, { act: () => {}, name, texts: textsNow(g.catalog_id), focusOn: () => {} });
+    mount(logList, ...g.log.map((e) => h('li', { class: e.private ? 'private' : null, 'data-tip': e.private ? t('game.private_entry') : null },
+      logText(e, mod, c), e.clock ? h('span', { class: 'tag clock-tag', 'data-testid': 'by-clock' }, t('game.by_clock')) : null)));
     if (atBottom || logList.childElementCount < 3) logScroll.scrollTop = logScroll.scrollHeight;
   }
 
   function statusText() {
-    if (g.outcome) return `Game over — ${listText(g.outcome.winners.map(name))} ${g.outcome.winners.length > 1 ? 'share the win' : 'wins'}`;
+    if (g.outcome) return t(g.outcome.winners.length > 1 ? 'game.over_shared' : 'game.over_won', { names: listText(g.outcome.winners.map(name)) });
     const toAct = g.to_act || [];
     const mine = g.seat !== null && g.seat !== undefined && toAct.includes(g.seat);
-    if (toAct.length > 1) {
-      return `Waiting for ${toAct.length} players${mine ? ' — make your choice (it stays hidden until all have chosen)' : ''}`;
-    }
-    if (mine) return 'Your turn';
-    if (toAct.length === 1) return `Waiting for ${name(toAct[0])}`;
-    return 'Waiting…';
+    if (toAct.length > 1) return t(mine ? 'game.waiting_many_mine' : 'game.waiting_many', { n: formatNumber(toAct.length) });
+    if (mine) return t('game.your_turn');
+    if (toAct.length === 1) return t('game.waiting_for', { name: name(toAct[0]) });
+    return t('game.waiting');
   }
 
   function act(action) {
     if (pending !== null || g.outcome) return;
     const req = socket.send({ type: 'action', game: id, version: g.version, action });
     if (req === null) {
-      notice.textContent = 'Not connected: your move was not sent. Reconnecting…';
+      notice.textContent = t('game.not_sent');
       return;
     }
     pending = req;
@@ -146,13 +159,18 @@ export function gameScreen(ctx, id) {
     root.dataset.pending = String(pending !== null);
     const scroll = boardScroll(boardBox);
     hideTooltip();
+    // Where the pieces were, when this drawing shows a newer version than the last one.
+    const before = drawnVersion !== null && drawnVersion !== g.version ? capture(boardBox) : null;
     try {
       mount(boardBox, mod.board(g.view, c));
       settleTargets(boardBox, c);
       marks = markChanges(boardBox, marks, g.version);
+      scroll.restore();
+      animateMoves(boardBox, before);
+      drawnVersion = g.version;
     } catch (e) {
       console.error(e);
-      mount(boardBox, h('p', { class: 'error' }, `The board could not be drawn (${e.message}); the actions below still work.`));
+      mount(boardBox, h('p', { class: 'error' }, t('game.board_failed', { message: e.message })));
     }
     scroll.restore();
     try {
@@ -167,17 +185,17 @@ export function gameScreen(ctx, id) {
       mount(panelBox, mod.players(g.view, c));
     } catch (e) {
       console.error(e);
-      mount(panelBox, h('p', { class: 'error' }, 'The player boards could not be drawn.'));
+      mount(panelBox, h('p', { class: 'error' }, t('game.players_failed')));
     }
     renderActions(c);
     renderLog();
     mount(resultBox, g.outcome ? resultPanel(g, name, mod) : null);
     mount(links,
-      g.seat === null || g.seat === undefined ? h('span', { class: 'tag' }, 'spectating') : h('span', {}, 'You play ', seatDot(g.seat), ` ${name(g.seat)}`),
-      ' · version ', h('span', { 'data-testid': 'version' }, String(g.version)),
-      ' · ', h('a', { href: `#/replay/${encodeURIComponent(id)}${code ? `?code=${encodeURIComponent(code)}` : ''}` }, g.outcome ? 'Replay' : 'Log so far'),
-      ' · ', h('a', { href: `/api/games/${encodeURIComponent(id)}/log${code ? `?code=${encodeURIComponent(code)}` : ''}`, download: `${id}.json` }, 'Download log'),
-      ' · ', h('a', { href: `#/rules/${encodeURIComponent(g.catalog_id)}`, target: '_blank', rel: 'noopener', 'data-testid': 'rules-link' }, 'Rules summary'),
+      g.seat === null || g.seat === undefined ? h('span', { class: 'tag' }, t('game.spectating')) : h('span', {}, `${t('game.you_play')} `, seatDot(g.seat), ` ${name(g.seat)}`),
+      ` · ${t('game.version')} `, h('span', { 'data-testid': 'version' }, String(g.version)),
+      ' · ', h('a', { href: `#/replay/${encodeURIComponent(id)}${code ? `?code=${encodeURIComponent(code)}` : ''}` }, g.outcome ? t('game.replay') : t('game.log_so_far')),
+      ' · ', h('a', { href: `/api/games/${encodeURIComponent(id)}/log${code ? `?code=${encodeURIComponent(code)}` : ''}`, download: `${id}.json` }, t('game.download_log')),
+      ' · ', h('a', { href: `#/rules/${encodeURIComponent(g.catalog_id)}`, target: '_blank', rel: 'noopener', 'data-testid': 'rules-link' }, t('game.rules_summary')),
       ' · ', soundToggle());
   }
 
@@ -196,9 +214,8 @@ export function gameScreen(ctx, id) {
     if (event.target.closest('.clickable')) return;
     if (!event.target.closest('svg [data-term], svg g[data-territory], svg g[data-room], svg g[data-location], svg g[data-card], svg g[data-seat], svg g[data-space], svg g[data-storehouse], svg g[data-passage], svg g[data-portal], svg g[data-area]')) return;
     const mine = (g.legal || []).length > 0;
-    refuse(mine
-      ? 'That is not one of your options now: the highlighted places and the buttons under "Your options" are.'
-      : statusText().startsWith('Waiting') ? `It is not your turn — ${statusText().toLowerCase()}.` : 'Nothing can be done there now.', 'client/not_an_option');
+    const waiting = !g.outcome && (g.to_act || []).length > 0;
+    refuse(mine ? t('game.not_an_option') : waiting ? t('game.not_your_turn', { status: statusText() }) : t('game.nothing_there'), 'client/not_an_option');
   });
 
   function refuse(message, codeOf) {
@@ -210,8 +227,8 @@ export function gameScreen(ctx, id) {
     const legal = c.legal;
     if (g.outcome) return mount(actionsBox);
     if (!legal.length) {
-      return mount(actionsBox, h('h2', {}, 'Actions'), h('p', { class: 'muted' },
-        g.seat === null || g.seat === undefined ? 'You are watching this game.' : statusText()));
+      return mount(actionsBox, h('h2', {}, t('game.actions')), h('p', { class: 'muted' },
+        g.seat === null || g.seat === undefined ? t('game.watching') : statusText()));
     }
     const shown = focus ? legal.filter((a) => focus.includes(a)) : legal;
     const buttons = shown.map((action) => h('button', {
@@ -222,9 +239,9 @@ export function gameScreen(ctx, id) {
       onclick: () => act(action),
     }, c.label(action)));
     mount(actionsBox,
-      h('h2', {}, focus ? 'Choose' : 'Your options'),
+      h('h2', {}, focus ? t('game.choose') : t('game.your_options')),
       h('div', { class: 'action-list' }, ...buttons),
-      focus ? h('button', { class: 'link', onclick: () => { focus = null; renderActions(c); } }, `Show all ${legal.length} options`) : null);
+      focus ? h('button', { class: 'link', onclick: () => { focus = null; renderActions(c); } }, t('game.show_all', { n: formatNumber(legal.length) })) : null);
   }
 
   async function fillLogFromServer() {
@@ -233,8 +250,8 @@ export function gameScreen(ctx, id) {
       const log = await get(`/api/games/${encodeURIComponent(id)}/log${code ? `?code=${encodeURIComponent(code)}` : ''}`);
       if (!Array.isArray(log.actions) || !log.setup_events) return;
       const entries = [];
-      for (const e of log.setup_events) entries.push({ text: e.text, private: !!e.private, version: 0 });
-      for (const a of log.actions) for (const e of a.events || []) entries.push({ text: e.text, private: !!e.private, version: a.seq, clock: !!a.by_clock });
+      for (const e of log.setup_events) entries.push({ text: e.text, data: e.data, private: !!e.private, version: 0 });
+      for (const a of log.actions) for (const e of a.events || []) entries.push({ text: e.text, data: e.data, private: !!e.private, version: a.seq, clock: !!a.by_clock });
       const later = g.log.filter((e) => e.version > (log.version || 0));
       g.log = entries.concat(later).slice(-MAX_LOG);
       save();
@@ -295,12 +312,12 @@ export function gameScreen(ctx, id) {
         if (msg.req !== undefined && msg.req === pending) {
           pending = null;
           // A stale version only means someone moved first: the patch is on its way.
-          if (msg.code !== 'game/stale_version') refuse(`Refused: ${msg.message}`, msg.code);
+          if (msg.code !== 'game/stale_version') refuse(t('game.refused', { message: errorText(msg) }), msg.code);
           render();
         } else if (msg.code === 'lobby/invite_required' || msg.code === 'game/not_found') {
-          mount(boardBox, h('p', { class: 'error' }, msg.message), h('a', { href: '#/' }, 'Back to the lobbies'));
+          mount(boardBox, h('p', { class: 'error' }, errorText(msg)), h('a', { href: '#/' }, t('common.back_to_lobbies')));
         } else {
-          notice.textContent = msg.message;
+          notice.textContent = errorText(msg);
         }
         break;
       default:
@@ -323,7 +340,7 @@ export function gameScreen(ctx, id) {
     const text = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
     clockBox.hidden = false;
     clockBox.classList.toggle('urgent', left <= 10);
-    mount(clockBox, icon('clock'), ' ', ...clock.seats.flatMap((seat, i) => [i ? ', ' : '', seatDot(seat), ` ${name(seat)} `, h('b', { 'data-testid': 'clock-left', 'data-seat': seat }, text)]), ' left');
+    mount(clockBox, icon('clock'), ' ', ...clock.seats.flatMap((seat, i) => [i ? ', ' : '', seatDot(seat), ` ${name(seat)} `, h('b', { 'data-testid': 'clock-left', 'data-seat': seat }, text)]), ` ${t('game.clock_left')}`);
   }
 
   function resync() {

@@ -1,19 +1,21 @@
 // The home screen: create a lobby, open an invite link, public lobbies, and the player's games.
 
 import { h, mount, listText } from '../dom.js';
-import { catalog, get, post } from '../api.js';
+import { catalog, get, post, errorText } from '../api.js';
+import { t, formatDate, formatNumber } from '../i18n.js';
+import { optionLabel, optionHelp, choiceLabel } from '../optiontexts.js';
 
-function optionInput(option) {
+function optionInput(game, option) {
   const kind = option.kind || {};
   if (kind.type === 'bool') {
-    return h('label', { class: 'check', title: option.help },
+    return h('label', { class: 'check', title: optionHelp(game, option) },
       h('input', { type: 'checkbox', name: `opt-${option.key}`, checked: !!kind.default, dataset: { key: option.key, kind: 'bool' } }),
-      ' ', option.label || option.key);
+      ' ', optionLabel(game, option));
   }
   if (kind.type === 'choice') {
-    return h('label', { title: option.help }, `${option.label || option.key} `,
+    return h('label', { title: optionHelp(game, option) }, `${optionLabel(game, option)} `,
       h('select', { name: `opt-${option.key}`, dataset: { key: option.key, kind: 'choice' } },
-        (kind.choices || []).map((c) => h('option', { value: c, selected: c === kind.default }, c))));
+        (kind.choices || []).map((c) => h('option', { value: c, selected: c === kind.default }, choiceLabel(game, option, c)))));
   }
   return null;
 }
@@ -31,14 +33,14 @@ export function homeScreen(ctx) {
   const gameSelect = h('select', { name: 'game', 'data-testid': 'game-select' });
   const optionsBox = h('div', { class: 'options' });
   const publicBox = h('input', { type: 'checkbox', name: 'public' });
-  const lobbyList = h('ul', { class: 'lobby-list' }, h('li', { class: 'muted' }, 'Loading…'));
-  const gameList = h('ul', { class: 'game-list', 'data-testid': 'my-games' }, h('li', { class: 'muted' }, 'Loading…'));
+  const lobbyList = h('ul', { class: 'lobby-list' }, h('li', { class: 'muted' }, t('common.loading')));
+  const gameList = h('ul', { class: 'game-list', 'data-testid': 'my-games' }, h('li', { class: 'muted' }, t('common.loading')));
   let games = [];
   let timer = null;
 
   function showOptions() {
     const game = games.find((g) => g.id === gameSelect.value);
-    mount(optionsBox, ...(game ? game.options.map(optionInput) : []));
+    mount(optionsBox, ...(game ? game.options.map((o) => optionInput(game.id, o)) : []));
   }
   gameSelect.addEventListener('change', showOptions);
 
@@ -52,17 +54,17 @@ export function homeScreen(ctx) {
         const { lobby } = await post('/api/lobbies', { game: gameSelect.value, options: readOptions(optionsBox), public: publicBox.checked });
         ctx.navigate(`#/lobby/${encodeURIComponent(lobby.id)}${lobby.invite_code ? `?code=${encodeURIComponent(lobby.invite_code)}` : ''}`);
       } catch (err) {
-        error.textContent = err.message;
+        error.textContent = errorText(err);
       }
     },
   },
-  h('h2', {}, 'Host a game'),
-  h('label', {}, 'Game ', gameSelect),
+  h('h2', {}, t('home.host_title')),
+  h('label', {}, `${t('home.game')} `, gameSelect),
   optionsBox,
-  h('label', { class: 'check' }, publicBox, ' Public (listed for everyone; otherwise joined by invite link)'),
-  h('button', { type: 'submit', class: 'primary' }, 'Create lobby'));
+  h('label', { class: 'check' }, publicBox, ` ${t('home.public')}`),
+  h('button', { type: 'submit', class: 'primary' }, t('home.create')));
 
-  const linkInput = h('input', { name: 'invite', placeholder: 'Paste an invite link' });
+  const linkInput = h('input', { name: 'invite', placeholder: t('home.paste_link') });
   const joinForm = h('form', {
     class: 'card',
     onsubmit: (e) => {
@@ -70,12 +72,12 @@ export function homeScreen(ctx) {
       const value = linkInput.value.trim();
       const at = value.indexOf('#/');
       if (at >= 0) ctx.navigate(value.slice(at));
-      else error.textContent = 'An invite link looks like …/#/lobby/<id>?code=<code>.';
+      else error.textContent = t('home.bad_link');
     },
   },
-  h('h2', {}, 'Join with a link'),
+  h('h2', {}, t('home.join_title')),
   linkInput,
-  h('button', { type: 'submit' }, 'Open'));
+  h('button', { type: 'submit' }, t('home.open')));
 
   async function refreshLobbies() {
     try {
@@ -85,11 +87,11 @@ export function homeScreen(ctx) {
         const seated = l.seats.filter(Boolean);
         return h('li', {},
           h('a', { href: `#/lobby/${encodeURIComponent(l.id)}` }, names[l.game] || l.game),
-          ' — ', listText(seated.map((s) => s.name)) || 'empty',
-          h('span', { class: 'muted' }, ` (${seated.length}/${l.seats.length} seats${l.status === 'started' ? ', started' : ''})`));
-      }) : [h('li', { class: 'muted' }, 'No public lobby is open. Host one!')]));
+          ' — ', listText(seated.map((s) => s.name)) || t('home.empty'),
+          h('span', { class: 'muted' }, ` (${t(l.status === 'started' ? 'home.seats_started' : 'home.seats', { seated: formatNumber(seated.length), seats: formatNumber(l.seats.length) })})`));
+      }) : [h('li', { class: 'muted' }, t('home.no_lobbies'))]));
     } catch (err) {
-      mount(lobbyList, h('li', { class: 'error' }, err.message));
+      mount(lobbyList, h('li', { class: 'error' }, errorText(err)));
     }
   }
 
@@ -100,12 +102,13 @@ export function homeScreen(ctx) {
       mount(gameList, ...(mine.length ? mine.slice(0, 20).map((g) => h('li', { dataset: { game: g.id, status: g.status } },
         h('a', { href: `#/${g.status === 'running' ? 'game' : 'replay'}/${encodeURIComponent(g.id)}` }, names[g.game] || g.game),
         ' — ', listText(g.seats), ' ',
-        h('span', { class: 'muted' }, g.status === 'running' ? '(running)' : g.outcome ? `(won by ${listText(g.outcome.winners.map((w) => g.seats[w]))})` : `(${g.status})`),
-        g.your_turn ? [' ', h('span', { class: 'tag your-turn-tag', dataset: { testid: 'your-turn-badge' } }, 'your turn')] : null,
-        g.status !== 'running' ? null : [' ', h('a', { href: `#/replay/${encodeURIComponent(g.id)}`, class: 'muted' }, 'log')],
-      )) : [h('li', { class: 'muted' }, 'None yet.')]));
+        h('span', { class: 'muted' }, `(${g.status === 'running' ? t('home.running') : g.outcome ? t('home.won_by', { names: listText(g.outcome.winners.map((w) => g.seats[w])) }) : t(`home.status.${g.status}`)})`),
+        g.created_at ? [' ', h('span', { class: 'muted small', 'data-testid': 'game-date' }, formatDate(g.created_at))] : null,
+        g.your_turn ? [' ', h('span', { class: 'tag your-turn-tag', dataset: { testid: 'your-turn-badge' } }, t('home.your_turn'))] : null,
+        g.status !== 'running' ? null : [' ', h('a', { href: `#/replay/${encodeURIComponent(g.id)}`, class: 'muted' }, t('home.log'))],
+      )) : [h('li', { class: 'muted' }, t('home.none_yet'))]));
     } catch (err) {
-      mount(gameList, h('li', { class: 'error' }, err.message));
+      mount(gameList, h('li', { class: 'error' }, errorText(err)));
     }
   }
 
@@ -114,16 +117,16 @@ export function homeScreen(ctx) {
       h('div', { class: 'cards' }, createForm, joinForm),
       error,
       h('div', { class: 'cards' },
-        h('section', { class: 'card' }, h('h2', {}, 'Public lobbies'), lobbyList),
-        h('section', { class: 'card' }, h('h2', {}, 'Your games'), gameList))));
+        h('section', { class: 'card' }, h('h2', {}, t('home.public_lobbies')), lobbyList),
+        h('section', { class: 'card' }, h('h2', {}, t('home.your_games')), gameList))));
 
   catalog().then((list) => {
     games = list;
-    mount(gameSelect, ...games.map((g) => h('option', { value: g.id }, `${g.name} (${g.min_players}–${g.max_players})`)));
+    mount(gameSelect, ...games.map((g) => h('option', { value: g.id }, `${g.name} (${formatNumber(g.min_players)}–${formatNumber(g.max_players)})`)));
     showOptions();
     refreshLobbies();
     refreshGames();
-  }).catch((err) => { error.textContent = err.message; });
+  }).catch((err) => { error.textContent = errorText(err); });
   timer = setInterval(() => { refreshLobbies(); refreshGames(); }, 5000);
   return { dispose() { clearInterval(timer); } };
 }

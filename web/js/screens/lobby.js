@@ -3,22 +3,31 @@
 // signed in joins the lobby; when the game starts, everyone moves to it.
 
 import { h, mount, seatDot, titleCase } from '../dom.js';
-import { gameInfo, get, post } from '../api.js';
+import { gameInfo, get, post, errorText } from '../api.js';
 import { socket } from '../socket.js';
+import { t, formatNumber } from '../i18n.js';
+import { optionLabel, optionHelp, choiceLabel } from '../optiontexts.js';
 
 // The per-turn time limits the host can pick from (seconds; null: none).
 const TURN_LIMITS = [null, 30, 60, 90, 120, 300, 600];
 
 export function turnLimitText(seconds) {
-  if (!seconds) return 'no time limit';
-  if (seconds % 60 === 0) return `${seconds / 60} min per turn`;
-  return `${seconds} s per turn`;
+  if (!seconds) return t('lobby.no_time_limit');
+  if (seconds % 60 === 0) return t('lobby.min_per_turn', { n: formatNumber(seconds / 60) });
+  return t('lobby.s_per_turn', { n: formatNumber(seconds) });
 }
 
-/** An option's value as words: "on"/"off" for yes/no options, the choice itself otherwise. */
-function optionValueText(option, value) {
-  if ((option.kind || {}).type === 'bool' || typeof value === 'boolean') return value ? 'on' : 'off';
-  return String(value);
+/** A time limit as a choice of the host's list: "2 min", "90 s". */
+function turnLimitChoice(seconds) {
+  if (seconds === null) return t('lobby.no_limit');
+  if (seconds % 60 === 0) return t('lobby.min', { n: formatNumber(seconds / 60) });
+  return t('lobby.s', { n: formatNumber(seconds) });
+}
+
+/** An option's value as words: "on"/"off" for yes/no options, the choice's name otherwise. */
+function optionValueText(game, option, value) {
+  if ((option.kind || {}).type === 'bool' || typeof value === 'boolean') return value ? t('lobby.on') : t('lobby.off');
+  return option.key ? choiceLabel(game, option, value) : String(value);
 }
 
 /** The options in effect: the lobby's, else the catalog's defaults. */
@@ -31,7 +40,7 @@ function effectiveOption(option, lobby) {
 export function lobbyScreen(ctx, id) {
   const code = ctx.query.get('code') || undefined;
   const me = ctx.session.account;
-  const root = h('section', { class: 'lobby', 'data-testid': 'lobby' }, h('p', { class: 'muted' }, 'Opening the lobby…'));
+  const root = h('section', { class: 'lobby', 'data-testid': 'lobby' }, h('p', { class: 'muted' }, t('lobby.opening')));
   const error = h('p', { class: 'error', role: 'alert', 'data-testid': 'lobby-error' });
   // Built once and updated in place, so that a live update does not take a control from under the host.
   const optionsCard = h('section', { class: 'card lobby-options', 'data-testid': 'lobby-options' });
@@ -53,7 +62,7 @@ export function lobbyScreen(ctx, id) {
       const result = await promise;
       if (result && result.lobby) show(result.lobby);
     } catch (e) {
-      error.textContent = e.message;
+      error.textContent = errorText(e);
     }
   }
 
@@ -65,7 +74,7 @@ export function lobbyScreen(ctx, id) {
       const result = await post(`${path}/options`, change);
       if (result && result.lobby) show(result.lobby);
     } catch (e) {
-      error.textContent = e.message;
+      error.textContent = errorText(e);
       error.dataset.code = e.code;
       if (lobby) renderOptions(lobby, lobby.host === me.id);
     }
@@ -84,14 +93,14 @@ export function lobbyScreen(ctx, id) {
       const kind = option.kind || {};
       const onchange = () => configure({ options: readHostOptions() });
       if (kind.type === 'bool') {
-        return h('label', { class: 'check', title: option.help },
+        return h('label', { class: 'check', title: optionHelp(info.id, option) },
           h('input', { type: 'checkbox', name: `opt-${option.key}`, dataset: { key: option.key, kind: 'bool' }, onchange }),
-          ' ', option.label || option.key);
+          ' ', optionLabel(info.id, option));
       }
       if (kind.type === 'choice') {
-        return h('label', { title: option.help }, `${option.label || option.key} `,
+        return h('label', { title: optionHelp(info.id, option) }, `${optionLabel(info.id, option)} `,
           h('select', { name: `opt-${option.key}`, dataset: { key: option.key, kind: 'choice' }, onchange },
-            (kind.choices || []).map((c) => h('option', { value: c }, c))));
+            (kind.choices || []).map((c) => h('option', { value: c }, choiceLabel(info.id, option, c)))));
       }
       return null;
     });
@@ -107,12 +116,12 @@ export function lobbyScreen(ctx, id) {
       onchange: (e) => configure({ public: e.target.checked }),
     });
     mount(optionsCard,
-      h('h2', {}, 'Options'),
+      h('h2', {}, t('lobby.options')),
       h('form', { class: 'options-form', onsubmit: (e) => e.preventDefault() },
         ...controls,
-        h('label', {}, 'Time limit per turn ', turn),
-        h('label', { class: 'check' }, visibility, ' Public (listed for everyone)')),
-      h('p', { class: 'muted small' }, 'Changes apply at once; everyone in the lobby sees them. When a turn runs out, a random legal move is played for that player.'));
+        h('label', {}, `${t('lobby.time_limit_per_turn')} `, turn),
+        h('label', { class: 'check' }, visibility, ` ${t('lobby.public_check')}`)),
+      h('p', { class: 'muted small' }, t('lobby.options_note')));
   }
 
   /** The options card: controls for the host, the same settings as text for everyone else. */
@@ -130,34 +139,34 @@ export function lobbyScreen(ctx, id) {
       }
       const turn = optionsCard.querySelector('[name="turn-seconds"]');
       const limits = TURN_LIMITS.includes(l.turn_seconds ?? null) ? TURN_LIMITS : [...TURN_LIMITS, l.turn_seconds].sort((a, b) => (a ?? 0) - (b ?? 0));
-      mount(turn, ...limits.map((t) => h('option', { value: t === null ? '' : String(t) }, t === null ? 'No limit' : turnLimitText(t).replace(' per turn', ''))));
+      mount(turn, ...limits.map((sec) => h('option', { value: sec === null ? '' : String(sec) }, turnLimitChoice(sec))));
       turn.value = l.turn_seconds ? String(l.turn_seconds) : '';
       optionsCard.querySelector('[name="public"]').checked = !!l.public;
       return;
     }
     optionsFor = 'guest';
-    const rows = specs.map((option) => [option.label || option.key, optionValueText(option, effectiveOption(option, l)), option.key, option.help]);
+    const rows = specs.map((option) => [optionLabel(l.game, option), optionValueText(l.game, option, effectiveOption(option, l)), option.key, optionHelp(l.game, option)]);
     // Options the catalog does not describe (an older client) are still shown.
     for (const [key, value] of Object.entries(l.options || {})) {
-      if (!specs.some((o) => o.key === key)) rows.push([titleCase(key), optionValueText({}, value), key, '']);
+      if (!specs.some((o) => o.key === key)) rows.push([titleCase(key), optionValueText(l.game, {}, value), key, '']);
     }
-    rows.push(['Time limit', turnLimitText(l.turn_seconds), 'turn_seconds', '']);
-    rows.push(['Visibility', l.public ? 'public' : 'private', 'public', '']);
+    rows.push([t('lobby.time_limit'), turnLimitText(l.turn_seconds), 'turn_seconds', '']);
+    rows.push([t('lobby.visibility'), l.public ? t('lobby.public') : t('lobby.private'), 'public', '']);
     mount(optionsCard,
-      h('h2', {}, 'Options'),
+      h('h2', {}, t('lobby.options')),
       h('dl', { class: 'option-list' }, ...rows.map(([label, value, key, help]) => [
         h('dt', { title: help || null }, label),
         h('dd', { dataset: { option: key } }, value)])),
-      h('p', { class: 'muted small' }, 'The host sets the options.'));
+      h('p', { class: 'muted small' }, t('lobby.host_sets_options')));
   }
 
   function summary(l) {
     const specs = info ? info.options : [];
-    const parts = specs.map((o) => `${o.label || o.key}: ${optionValueText(o, effectiveOption(o, l))}`);
+    const parts = specs.map((o) => `${optionLabel(l.game, o)}: ${optionValueText(l.game, o, effectiveOption(o, l))}`);
     for (const [key, value] of Object.entries(l.options || {})) {
-      if (!specs.some((o) => o.key === key)) parts.push(`${titleCase(key)}: ${optionValueText({}, value)}`);
+      if (!specs.some((o) => o.key === key)) parts.push(`${titleCase(key)}: ${optionValueText(l.game, {}, value)}`);
     }
-    return parts.join(', ') || 'standard rules';
+    return parts.join(', ') || t('lobby.standard_rules');
   }
 
   function inviteLink(l) {
@@ -182,17 +191,17 @@ export function lobbyScreen(ctx, id) {
     const linkInput = h('input', { readonly: true, value: link, 'data-testid': 'invite-link', onfocus: (e) => e.target.select() });
 
     const seats = l.seats.map((holder, i) => {
-      const row = [h('span', { class: 'seat-no' }, seatDot(i), ` Seat ${i + 1}`)];
+      const row = [h('span', { class: 'seat-no' }, seatDot(i), ` ${t('common.seat', { n: formatNumber(i + 1) })}`)];
       if (holder) {
         row.push(h('span', { class: 'seat-name', 'data-testid': 'seat-name' }, holder.name));
-        if (holder.bot) row.push(h('span', { class: 'tag' }, 'bot'));
-        if (holder.account === l.host) row.push(h('span', { class: 'tag' }, 'host'));
-        if (holder.account === me.id) row.push(h('button', { class: 'small', onclick: () => act(post(`${path}/unseat`)) }, 'Stand up'));
-        else if (isHost && l.status === 'open') row.push(h('button', { class: 'small', onclick: () => act(post(`${path}/kick`, { account: holder.account })) }, holder.bot ? 'Remove' : 'Kick'));
+        if (holder.bot) row.push(h('span', { class: 'tag' }, t('lobby.bot')));
+        if (holder.account === l.host) row.push(h('span', { class: 'tag' }, t('lobby.host')));
+        if (holder.account === me.id) row.push(h('button', { class: 'small', onclick: () => act(post(`${path}/unseat`)) }, t('lobby.stand_up')));
+        else if (isHost && l.status === 'open') row.push(h('button', { class: 'small', onclick: () => act(post(`${path}/kick`, { account: holder.account })) }, holder.bot ? t('lobby.remove') : t('lobby.kick')));
       } else {
-        row.push(h('span', { class: 'muted seat-name' }, 'free'));
-        if (isMember) row.push(h('button', { class: 'small', 'data-testid': 'sit', onclick: () => act(post(`${path}/seat`, { seat: i })) }, mySeat >= 0 ? 'Move here' : 'Sit here'));
-        if (isHost) row.push(h('button', { class: 'small', 'data-testid': 'add-bot', onclick: () => act(post(`${path}/bots`, { seat: i })) }, 'Add bot'));
+        row.push(h('span', { class: 'muted seat-name' }, t('lobby.free')));
+        if (isMember) row.push(h('button', { class: 'small', 'data-testid': 'sit', onclick: () => act(post(`${path}/seat`, { seat: i })) }, mySeat >= 0 ? t('lobby.move_here') : t('lobby.sit_here')));
+        if (isHost) row.push(h('button', { class: 'small', 'data-testid': 'add-bot', onclick: () => act(post(`${path}/bots`, { seat: i })) }, t('lobby.add_bot')));
       }
       return h('li', { class: ['seat', holder ? 'taken' : 'free'], dataset: { seat: i } }, ...row);
     });
@@ -205,38 +214,38 @@ export function lobbyScreen(ctx, id) {
     mount(headBox,
       h('h1', {}, info ? info.name : titleCase(l.game)),
       h('p', { class: 'muted', 'data-testid': 'lobby-summary' },
-        l.public ? 'Public lobby' : 'Private lobby', ' · ', summary(l), ' · ', turnLimitText(l.turn_seconds)));
+        l.public ? t('lobby.public_lobby') : t('lobby.private_lobby'), ' · ', summary(l), ' · ', turnLimitText(l.turn_seconds)));
     mount(inviteBox,
-      h('label', {}, l.public ? 'Link to this lobby' : 'Invite link — send it to your friends', linkInput),
+      h('label', {}, l.public ? t('lobby.link_public') : t('lobby.link_private'), linkInput),
       h('button', {
         class: 'small',
         onclick: async (e) => {
           try {
             await navigator.clipboard.writeText(link);
-            e.target.textContent = 'Copied';
+            e.target.textContent = t('lobby.copied');
           } catch {
             linkInput.select();
           }
         },
-      }, 'Copy'));
+      }, t('lobby.copy')));
     mount(seatsCard,
-      h('h2', {}, `Seats (${seated} taken${info ? `, ${info.min_players}–${info.max_players} players` : ''})`),
+      h('h2', {}, info ? t('lobby.seats_players', { seated: formatNumber(seated), min: formatNumber(info.min_players), max: formatNumber(info.max_players) }) : t('lobby.seats_taken', { seated: formatNumber(seated) })),
       h('ul', { class: 'seats', 'data-testid': 'seats' }, ...seats),
       isHost ? h('button', {
         class: 'primary',
         'data-testid': 'start',
         disabled: seated < min,
         onclick: () => act(post(`${path}/start`)),
-      }, 'Start the game') : h('p', { class: 'muted' }, 'The host starts the game when everyone is seated.'));
+      }, t('lobby.start')) : h('p', { class: 'muted' }, t('lobby.host_starts')));
     mount(membersCard,
-      h('h2', {}, 'In the lobby'),
-      h('ul', { class: 'members', 'data-testid': 'members' }, ...l.members.map((m) => h('li', {}, m.name, m.account === l.host ? h('span', { class: 'tag' }, 'host') : null))),
-      isMember ? h('button', { class: 'small', onclick: () => act(post(`${path}/leave`)).then(() => ctx.navigate('#/')) }, 'Leave the lobby') : null);
+      h('h2', {}, t('lobby.members')),
+      h('ul', { class: 'members', 'data-testid': 'members' }, ...l.members.map((m) => h('li', {}, m.name, m.account === l.host ? h('span', { class: 'tag' }, t('lobby.host')) : null))),
+      isMember ? h('button', { class: 'small', onclick: () => act(post(`${path}/leave`)).then(() => ctx.navigate('#/')) }, t('lobby.leave')) : null);
   }
 
   const stop = socket.on((msg) => {
     if (msg.type === 'lobby' && msg.lobby && msg.lobby.id === id) show(msg.lobby);
-    else if (msg.type === 'error' && msg.code && msg.code.startsWith('lobby/') && !msg.game) error.textContent = msg.message;
+    else if (msg.type === 'error' && msg.code && msg.code.startsWith('lobby/') && !msg.game) error.textContent = errorText(msg);
   });
   let unfollow = null;
 
@@ -254,7 +263,7 @@ export function lobbyScreen(ctx, id) {
         unfollow = socket.follow(`lobby:${id}`, () => ({ type: 'subscribe_lobby', lobby: id, code }), { type: 'unsubscribe_lobby', lobby: id });
       }
     } catch (e) {
-      mount(root, h('h1', {}, 'Lobby'), h('p', { class: 'error' }, e.message), h('a', { href: '#/' }, 'Back to the lobbies'));
+      mount(root, h('h1', {}, t('lobby.title')), h('p', { class: 'error' }, errorText(e)), h('a', { href: '#/' }, t('common.back_to_lobbies')));
     }
   })();
 

@@ -2,6 +2,7 @@
 // on; the choice is remembered in this browser).
 
 import { h } from '../dom.js';
+import { t } from '../i18n.js';
 
 const SOUND_KEY = 'chapterhouse.turn-sound';
 let wasMine = null; // null: no table shown yet
@@ -38,7 +39,7 @@ export function yourTurnSignal(name, mine) {
     wasMine = null;
     return;
   }
-  document.title = mine ? `● Your turn — ${name} — Chapterhouse` : `${name} — Chapterhouse`;
+  document.title = mine ? `● ${t('game.your_turn')} — ${name} — Chapterhouse` : `${name} — Chapterhouse`;
   if (mine && wasMine === false && soundOn()) beep();
   wasMine = mine;
 }
@@ -52,5 +53,5 @@ export function soundToggle() {
       } catch {
         // Not remembered: it still applies to this page.
       }
-    } }), ' sound on your turn');
+    } }), ` ${t('game.sound')}`);
 }
