@@ -188,6 +188,10 @@ pub enum ApiError {
     /// Something failed on our side (logged, not echoed).
     #[error("internal error")]
     Internal,
+
+    /// A chat message or mute was refused (`chat/...`).
+    #[error("{0}")]
+    Chat(crate::chat::ChatError),
 }
 
 impl ApiError {
@@ -238,6 +242,7 @@ impl ApiError {
             ApiError::Unavailable => "server/unavailable",
             ApiError::ShuttingDown => "server/shutting_down",
             ApiError::Internal => "server/internal",
+            ApiError::Chat(e) => e.code(),
         }
     }
 
@@ -282,6 +287,7 @@ impl ApiError {
             ApiError::LobbyFull { .. } => StatusCode::CONFLICT,
             ApiError::ShuttingDown | ApiError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Chat(e) => e.status(),
         }
     }
 
@@ -294,6 +300,7 @@ impl ApiError {
             ApiError::BodyTooLarge { limit } => Some(json!({"limit": limit})),
             ApiError::RateLimited { retry_after } => Some(json!({"retry_after": retry_after})),
             ApiError::TooManySubscriptions { limit } | ApiError::LobbyFull { limit } => Some(json!({"limit": limit})),
+            ApiError::Chat(e) => e.details(),
             _ => None,
         };
         ErrorBody { code: self.code(), message: self.to_string(), details }

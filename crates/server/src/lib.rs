@@ -1,5 +1,6 @@
 //! Chapterhouse: the authoritative game server and its command-line tool.
 //!
+//! - [`chat`]: table chat: what may be written, who may read and write, the live rooms.
 //! - [`catalog`]: every game the server hosts, behind one JSON interface.
 //! - [`cli`]: the offline subcommands (`simulate`, `verify`, `engine`).
 //! - [`clock`]: the validated per-turn time limit and deadlines that cannot overflow.
@@ -22,6 +23,7 @@
 pub mod access;
 pub mod accounts;
 pub mod catalog;
+pub mod chat;
 pub mod cli;
 pub mod clock;
 pub mod error;

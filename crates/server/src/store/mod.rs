@@ -5,6 +5,7 @@
 //! commits many tables' appends in one transaction when they arrive together.
 
 mod accounts;
+mod chat;
 mod games;
 mod lobbies;
 pub mod writer;
