@@ -32,6 +32,9 @@ pub enum ApiError {
     #[error("a password is 8 to 128 characters")]
     WeakPassword,
 
+    /// No such account (or a guest's, asked for by someone else).
+    #[error("no such account")]
+    AccountNotFound,
     /// No such lobby.
     #[error("no such lobby")]
     LobbyNotFound,
@@ -204,6 +207,7 @@ impl ApiError {
             ApiError::NameTaken(_) => "auth/name_taken",
             ApiError::InvalidName => "auth/invalid_name",
             ApiError::WeakPassword => "auth/weak_password",
+            ApiError::AccountNotFound => "account/not_found",
             ApiError::LobbyNotFound => "lobby/not_found",
             ApiError::InviteRequired => "lobby/invite_required",
             ApiError::NotMember => "lobby/not_member",
@@ -256,9 +260,11 @@ impl ApiError {
             | ApiError::Kicked
             | ApiError::NotAPlayer
             | ApiError::CannotKickHost => StatusCode::FORBIDDEN,
-            ApiError::LobbyNotFound | ApiError::GameNotFound | ApiError::NoRoute | ApiError::NoSuchMember => {
-                StatusCode::NOT_FOUND
-            }
+            ApiError::AccountNotFound
+            | ApiError::LobbyNotFound
+            | ApiError::GameNotFound
+            | ApiError::NoRoute
+            | ApiError::NoSuchMember => StatusCode::NOT_FOUND,
             ApiError::NameTaken(_)
             | ApiError::SeatTaken(_)
             | ApiError::NotSeated

@@ -9,6 +9,7 @@
 //! - [`ws`]: one WebSocket connection: transport, lobby follow, game subscriptions and actions.
 //! - [`metrics`]: Prometheus metrics and the `/metrics` route.
 //! - [`outbox`]: a socket's bounded outgoing queue; a client that falls behind is closed.
+//! - [`ratings`]: Glicko-2 ratings per game, and how a placing becomes pairwise results.
 //! - [`protocol`]: the socket messages, [`protocol::ClientMsg`] and [`protocol::ServerMsg`].
 //! - [`table`]: one task per live game; validation, write-ahead, per-viewer patches, bots, clocks.
 //! - [`limits`]: rate limits and caps (sockets, subscriptions, lobby members).
@@ -34,6 +35,7 @@ pub mod lobby;
 pub mod metrics;
 pub mod outbox;
 pub mod protocol;
+pub mod ratings;
 pub mod serve;
 pub mod state;
 pub mod store;

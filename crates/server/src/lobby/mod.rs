@@ -82,6 +82,10 @@ pub struct Lobby {
     pub game_id: Option<GameId>,
     /// Per-turn time limit, after which a bot acts for an absent player.
     pub turn_seconds: Option<TurnLimit>,
+    /// Whether its game counts for ratings (only when every player is a registered account; see
+    /// [`crate::ratings`]). Absent from lobbies stored before ratings existed: unrated.
+    #[serde(default)]
+    pub rated: bool,
 }
 
 /// A lobby as clients see it (the kicked list left out; the invite code only for private lobbies).
@@ -99,6 +103,7 @@ pub struct LobbyView<'a> {
     status: LobbyStatus,
     game_id: &'a Option<GameId>,
     turn_seconds: Option<TurnLimit>,
+    rated: bool,
 }
 
 impl Lobby {
@@ -126,6 +131,7 @@ impl Lobby {
             status: LobbyStatus::Open,
             game_id: None,
             turn_seconds,
+            rated: false,
         }
     }
 
@@ -143,6 +149,7 @@ impl Lobby {
             status: self.status,
             game_id: &self.game_id,
             turn_seconds: self.turn_seconds,
+            rated: self.rated,
         }
     }
 
@@ -373,6 +380,17 @@ impl Lobby {
         if let Some(turn_seconds) = turn_seconds {
             self.turn_seconds = turn_seconds;
         }
+        Ok(())
+    }
+
+    /// The host makes the game rated or unrated.
+    ///
+    /// # Errors
+    /// `lobby/not_host`, `lobby/started`.
+    pub fn set_rated(&mut self, by: &AccountId, rated: bool) -> Result<(), ApiError> {
+        self.require_host(by)?;
+        self.require_open()?;
+        self.rated = rated;
         Ok(())
     }
 

@@ -63,6 +63,8 @@ pub struct NewLobby {
     pub public: bool,
     /// Per-turn time limit.
     pub turn_seconds: Option<crate::clock::TurnLimit>,
+    /// Whether the game counts for ratings.
+    pub rated: bool,
 }
 
 fn lobby_update(lobby: &Lobby) -> LobbyUpdate {
@@ -112,7 +114,8 @@ impl Lobbies {
         let descriptor = self.catalog.get(&new.game).ok_or_else(|| ApiError::UnknownGame(new.game.clone()))?;
         let options = descriptor.normalize_options(&new.options)?;
         let info = descriptor.info();
-        let lobby = Lobby::new(new.game, options, info.max_players, new.public, new.turn_seconds, host);
+        let mut lobby = Lobby::new(new.game, options, info.max_players, new.public, new.turn_seconds, host);
+        lobby.rated = new.rated;
         self.store.insert_lobby(&lobby.record()).await?;
         self.insert(lobby.clone());
         Ok(lobby)

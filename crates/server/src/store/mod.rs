@@ -8,11 +8,15 @@ mod accounts;
 mod chat;
 mod games;
 mod lobbies;
+mod profiles;
+mod ratings;
 pub mod writer;
 
 pub use accounts::{Account, AccountKind};
 pub use games::{ActionRow, GameRecord, GameStatus, GameSummary, NewGame};
 pub use lobbies::LobbyRecord;
+pub use profiles::PlayedGame;
+pub use ratings::RatingRow;
 
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Executor, Row};
