@@ -32,6 +32,9 @@ pub enum ApiError {
     #[error("a password is 8 to 128 characters")]
     WeakPassword,
 
+    /// Answering a rematch one was not invited to.
+    #[error("you were not invited to this rematch")]
+    NotInvited,
     /// No such account (or a guest's, asked for by someone else).
     #[error("no such account")]
     AccountNotFound,
@@ -208,6 +211,7 @@ impl ApiError {
             ApiError::InvalidName => "auth/invalid_name",
             ApiError::WeakPassword => "auth/weak_password",
             ApiError::AccountNotFound => "account/not_found",
+            ApiError::NotInvited => "rematch/not_invited",
             ApiError::LobbyNotFound => "lobby/not_found",
             ApiError::InviteRequired => "lobby/invite_required",
             ApiError::NotMember => "lobby/not_member",
@@ -259,6 +263,7 @@ impl ApiError {
             | ApiError::NotHost
             | ApiError::Kicked
             | ApiError::NotAPlayer
+            | ApiError::NotInvited
             | ApiError::CannotKickHost => StatusCode::FORBIDDEN,
             ApiError::AccountNotFound
             | ApiError::LobbyNotFound

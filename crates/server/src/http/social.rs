@@ -1,15 +1,19 @@
 //! `/api/leaderboard/{game}` and `/api/accounts/{id}/profile`: ratings per game, and an account's
 //! page (its ratings, finished games with results, running games with "your turn" marks).
 
+use super::extract::Body;
 use super::extract::Path;
-use crate::accounts::MaybeAuth;
+use crate::accounts::{Auth, MaybeAuth};
+use crate::chat::{Delivery, Room};
 use crate::error::ApiError;
 use crate::ids::AccountId;
+use crate::ids::{GameId, LobbyId};
 use crate::state::AppState;
 use crate::store::{AccountKind, GameStatus, PlayedGame};
 use axum::extract::State;
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::{Json, Router};
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 /// The most lines of a leaderboard, and games on a profile.
@@ -17,7 +21,11 @@ const LEADERBOARD: i64 = 100;
 const PROFILE_GAMES: i64 = 200;
 
 pub(super) fn routes() -> Router<AppState> {
-    Router::new().route("/api/leaderboard/{game}", get(leaderboard)).route("/api/accounts/{id}/profile", get(profile))
+    Router::new()
+        .route("/api/leaderboard/{game}", get(leaderboard))
+        .route("/api/accounts/{id}/profile", get(profile))
+        .route("/api/games/{id}/rematch", post(rematch))
+        .route("/api/lobbies/{id}/rematch", post(answer_rematch))
 }
 
 async fn leaderboard(State(state): State<AppState>, Path(game): Path<String>) -> Result<Json<Value>, ApiError> {
@@ -90,4 +98,35 @@ async fn profile(
         }
     }
     Ok(Json(json!({ "account": account, "ratings": ratings, "finished": finished, "running": running })))
+}
+
+/// "Play again": the finished game's rematch lobby (created by the first player to ask), and a
+/// `rematch` notice to everyone watching the game.
+async fn rematch(
+    State(state): State<AppState>,
+    Auth(account): Auth,
+    Path(id): Path<GameId>,
+) -> Result<Json<Value>, ApiError> {
+    let game = state.store.game(&id).await?.ok_or(ApiError::GameNotFound)?;
+    let lobby = state.lobbies.rematch(&game, &account).await?;
+    let notice = json!({"type": "rematch", "game": id, "lobby": lobby.id,
+                        "by": {"account": account.id, "name": account.name}});
+    state.chat.publish(&Room::Game(id), Delivery { id: None, text: notice.to_string().into() });
+    Ok(Json(json!({ "lobby": lobby.view(true) })))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnswerBody {
+    accept: bool,
+}
+
+async fn answer_rematch(
+    State(state): State<AppState>,
+    Auth(account): Auth,
+    Path(id): Path<LobbyId>,
+    Body(body): Body<AnswerBody>,
+) -> Result<Json<Value>, ApiError> {
+    let lobby = state.lobbies.change(&id, |l| l.answer_rematch(&account, body.accept)).await?;
+    Ok(Json(json!({ "lobby": lobby.view(lobby.is_member(&account.id)) })))
 }

@@ -4,6 +4,7 @@
 //! [`registry::Lobbies`] keeps live lobbies, persists every change and tells subscribers.
 
 pub mod registry;
+pub mod rematch;
 
 use crate::clock::TurnLimit;
 use crate::error::ApiError;
@@ -86,6 +87,9 @@ pub struct Lobby {
     /// [`crate::ratings`]). Absent from lobbies stored before ratings existed: unrated.
     #[serde(default)]
     pub rated: bool,
+    /// The finished game this lobby offers to play again, and who answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rematch: Option<rematch::Rematch>,
 }
 
 /// A lobby as clients see it (the kicked list left out; the invite code only for private lobbies).
@@ -104,6 +108,8 @@ pub struct LobbyView<'a> {
     game_id: &'a Option<GameId>,
     turn_seconds: Option<TurnLimit>,
     rated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rematch: &'a Option<rematch::Rematch>,
 }
 
 impl Lobby {
@@ -132,6 +138,7 @@ impl Lobby {
             game_id: None,
             turn_seconds,
             rated: false,
+            rematch: None,
         }
     }
 
@@ -150,6 +157,7 @@ impl Lobby {
             game_id: &self.game_id,
             turn_seconds: self.turn_seconds,
             rated: self.rated,
+            rematch: &self.rematch,
         }
     }
 
@@ -185,7 +193,9 @@ impl Lobby {
 
     /// Whether `account` may look at this lobby (and watch its game): public, a member, or holds the code.
     pub fn may_see(&self, account: Option<&AccountId>, code: Option<&str>) -> bool {
-        self.public || account.is_some_and(|a| self.is_member(a)) || code == Some(self.invite_code.as_str())
+        self.public
+            || account.is_some_and(|a| self.is_member(a) || self.is_invited(a))
+            || code == Some(self.invite_code.as_str())
     }
 
     /// Whether a socket of `account` (anonymous: `None`) that gave `code` may follow this lobby's
@@ -207,7 +217,7 @@ impl Lobby {
         self.seats.iter().position(|s| s.as_ref().is_some_and(|h| &h.account == account))
     }
 
-    fn require_open(&self) -> Result<(), ApiError> {
+    pub(crate) fn require_open(&self) -> Result<(), ApiError> {
         match self.status {
             LobbyStatus::Open => Ok(()),
             LobbyStatus::Started => Err(ApiError::LobbyStarted),

@@ -10,6 +10,7 @@ mod games;
 mod lobbies;
 mod profiles;
 mod ratings;
+mod rematch;
 pub mod writer;
 
 pub use accounts::{Account, AccountKind};
