@@ -27,7 +27,7 @@ export function chatPanel({ room, me, host = () => false, lobbyId = () => room.l
   const messages = [];
   let muted = new Set();
   const pending = new Set(); // req numbers of our own chat and mute requests
-  const list = h('ol', { class: 'chat-log', 'data-testid': 'chat-log', 'aria-live': 'polite' });
+  const list = h('ol', { class: 'chat-log', 'data-testid': 'chat-log', role: 'log', tabindex: '0', 'aria-label': t('chat.title') });
   const error = h('p', { class: 'error small', role: 'alert', 'data-testid': 'chat-error' });
   const hide = h('input', { type: 'checkbox', 'data-testid': 'chat-hide-spectators', checked: hideSpectators(),
     onchange: () => {
