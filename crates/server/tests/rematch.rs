@@ -26,7 +26,7 @@ async fn finished_game(server: &TestServer, ana: &Http, ben: &Http) -> (String, 
     let (status, body) = ana.call("POST", &format!("/api/games/{game}/rematch"), None).await;
     assert_eq!((status, code(&body)), (409, "game/running"));
 
-    let mut seen = vec![
+    let mut seen = [
         Seen::subscribe(Ws::connect(server.addr, ana.token.as_deref()).await, &game, None).await,
         Seen::subscribe(Ws::connect(server.addr, ben.token.as_deref()).await, &game, None).await,
     ];
