@@ -62,8 +62,11 @@ async fn play_again_offers_the_same_game_options_and_seats_and_seats_those_who_a
 
         // Ben is at the result screen, watching the game.
         let mut ben_ws = Ws::connect(server.addr, ben.token.as_deref()).await;
-        ben_ws.send(json!({"type": "subscribe", "game": game})).await;
-        ben_ws.recv_until(|m| m["type"] == "chat_history").await;
+        ben_ws.send(json!({"type": "subscribe", "game": game, "req": 1})).await;
+        ben_ws.recv_until(|m| m["type"] == "snapshot").await;
+        // The socket handles frames in order: once the ping is answered, the subscription is whole.
+        ben_ws.send(json!({"type": "ping", "req": 2})).await;
+        ben_ws.recv_until(|m| m["type"] == "pong").await;
 
         let (stranger, _) = http.guest("Stranger").await;
         let (status, body) = stranger.call("POST", &format!("/api/games/{game}/rematch"), None).await;

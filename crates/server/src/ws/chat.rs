@@ -41,7 +41,8 @@ fn lobby_of(access: &Access) -> Option<LobbyId> {
 
 impl Connection {
     /// Starts reading `room` (after the lobby follow or game subscribe it belongs to succeeded):
-    /// one `chat_history` with the recent messages and the muted accounts, then every new message.
+    /// one `chat_history` with the recent messages and the muted accounts (unless there are none),
+    /// then every new message.
     pub(super) async fn follow_chat(&mut self, room: Room, access: Access, code: Option<String>) {
         if self.chats.get(&room).is_some_and(|f| f.code == code) {
             return;
@@ -57,14 +58,18 @@ impl Connection {
             Some(lobby) => self.state.store.chat_mutes(&lobby).await.unwrap_or_default(),
             None => Vec::new(),
         };
-        let (key, id) = room.key();
-        let mut message = json!({
-            "type": "chat_history",
-            "messages": history.iter().map(ChatMessage::to_json).collect::<Vec<_>>(),
-            "muted": muted,
-        });
-        message[key] = json!(id);
-        self.send(message.to_string().into());
+        // Nothing is sent for a chat with nothing to show: a quiet table's followers get exactly
+        // the messages they got before chat existed.
+        if !history.is_empty() || !muted.is_empty() {
+            let (key, id) = room.key();
+            let mut message = json!({
+                "type": "chat_history",
+                "messages": history.iter().map(ChatMessage::to_json).collect::<Vec<_>>(),
+                "muted": muted,
+            });
+            message[key] = json!(id);
+            self.send(message.to_string().into());
+        }
         let seen = history.last().map_or(i64::MIN, |m| m.id);
         let (state, out, account) = (self.state.clone(), self.out.clone(), self.account.as_ref().map(|a| a.id.clone()));
         let (check, check_code, check_room) = (access.clone(), code.clone(), room.clone());
