@@ -10,6 +10,7 @@ import { lobbyScreen } from './screens/lobby.js';
 import { gameScreen } from './screens/game.js';
 import { replayScreen } from './screens/replay.js';
 import { rulesScreen } from './screens/rules.js';
+import { profileScreen, leaderboardScreen } from './screens/profile.js';
 import { installTooltips } from './tooltip.js';
 import { t, lang, setLang, onLangChange, LANGUAGES } from './i18n.js';
 
@@ -34,8 +35,10 @@ function renderWho() {
   if (!session) return mount(who);
   mount(
     who,
-    h('span', { class: 'who-name', 'data-testid': 'who' }, session.account.name),
+    h('a', { class: 'who-name', 'data-testid': 'who', href: `#/profile/${encodeURIComponent(session.account.id)}`, title: t('profile.link') }, session.account.name),
     session.account.kind === 'guest' ? h('span', { class: 'muted' }, ` (${t('top.guest')})`) : null,
+    ' ',
+    h('a', { href: '#/leaderboard/knights-templar', 'data-testid': 'leaderboard-link' }, t('leaderboard.link')),
     ' ',
     h('button', { class: 'link', onclick: signOut }, t('top.sign_out')),
   );
@@ -84,7 +87,7 @@ function route() {
   const [screen, id] = parts;
   const ctx = { app, navigate, session, query, onSignedIn: () => { socket.connect(); route(); } };
   // Spectating a game or replay, or reading rules, needs no account; everything else does.
-  if (!session && !(screen === 'game' || screen === 'replay' || screen === 'rules')) {
+  if (!session && !(screen === 'game' || screen === 'replay' || screen === 'rules' || screen === 'profile' || screen === 'leaderboard')) {
     current = signInScreen(ctx);
     return;
   }
@@ -92,6 +95,8 @@ function route() {
   else if (screen === 'game' && id) current = gameScreen(ctx, id);
   else if (screen === 'replay' && id) current = replayScreen(ctx, id);
   else if (screen === 'rules' && id) current = rulesScreen(ctx, id);
+  else if (screen === 'profile' && id) current = profileScreen(ctx, id);
+  else if (screen === 'leaderboard' && id) current = leaderboardScreen(ctx, id);
   else current = homeScreen(ctx);
 }
 

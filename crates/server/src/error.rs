@@ -32,6 +32,12 @@ pub enum ApiError {
     #[error("a password is 8 to 128 characters")]
     WeakPassword,
 
+    /// Answering a rematch one was not invited to.
+    #[error("you were not invited to this rematch")]
+    NotInvited,
+    /// No such account (or a guest's, asked for by someone else).
+    #[error("no such account")]
+    AccountNotFound,
     /// No such lobby.
     #[error("no such lobby")]
     LobbyNotFound,
@@ -196,6 +202,10 @@ pub enum ApiError {
     /// Something failed on our side (logged, not echoed).
     #[error("internal error")]
     Internal,
+
+    /// A chat message or mute was refused (`chat/...`).
+    #[error("{0}")]
+    Chat(crate::chat::ChatError),
 }
 
 impl ApiError {
@@ -208,6 +218,8 @@ impl ApiError {
             ApiError::NameTaken(_) => "auth/name_taken",
             ApiError::InvalidName => "auth/invalid_name",
             ApiError::WeakPassword => "auth/weak_password",
+            ApiError::AccountNotFound => "account/not_found",
+            ApiError::NotInvited => "rematch/not_invited",
             ApiError::LobbyNotFound => "lobby/not_found",
             ApiError::InviteRequired => "lobby/invite_required",
             ApiError::NotMember => "lobby/not_member",
@@ -247,6 +259,7 @@ impl ApiError {
             ApiError::Unavailable => "server/unavailable",
             ApiError::ShuttingDown => "server/shutting_down",
             ApiError::Internal => "server/internal",
+            ApiError::Chat(e) => e.code(),
         }
     }
 
@@ -259,10 +272,13 @@ impl ApiError {
             | ApiError::NotHost
             | ApiError::Kicked
             | ApiError::NotAPlayer
+            | ApiError::NotInvited
             | ApiError::CannotKickHost => StatusCode::FORBIDDEN,
-            ApiError::LobbyNotFound | ApiError::GameNotFound | ApiError::NoRoute | ApiError::NoSuchMember => {
-                StatusCode::NOT_FOUND
-            }
+            ApiError::AccountNotFound
+            | ApiError::LobbyNotFound
+            | ApiError::GameNotFound
+            | ApiError::NoRoute
+            | ApiError::NoSuchMember => StatusCode::NOT_FOUND,
             ApiError::NameTaken(_)
             | ApiError::SeatTaken(_)
             | ApiError::NotSeated
@@ -292,6 +308,7 @@ impl ApiError {
             ApiError::LobbyFull { .. } => StatusCode::CONFLICT,
             ApiError::ShuttingDown | ApiError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Chat(e) => e.status(),
         }
     }
 
@@ -305,6 +322,7 @@ impl ApiError {
             ApiError::BodyTooLarge { limit } => Some(json!({"limit": limit})),
             ApiError::RateLimited { retry_after } => Some(json!({"retry_after": retry_after})),
             ApiError::TooManySubscriptions { limit } | ApiError::LobbyFull { limit } => Some(json!({"limit": limit})),
+            ApiError::Chat(e) => e.details(),
             _ => None,
         };
         ErrorBody { code: self.code(), message: self.to_string(), details }

@@ -1,5 +1,6 @@
 //! Chapterhouse: the authoritative game server and its command-line tool.
 //!
+//! - [`chat`]: table chat: what may be written, who may read and write, the live rooms.
 //! - [`catalog`]: every game the server hosts, behind one JSON interface.
 //! - [`cli`]: the offline subcommands (`simulate`, `verify`, `engine`).
 //! - [`clock`]: the validated per-turn time limit and deadlines that cannot overflow.
@@ -8,6 +9,7 @@
 //! - [`ws`]: one WebSocket connection: transport, lobby follow, game subscriptions and actions.
 //! - [`metrics`]: Prometheus metrics and the `/metrics` route.
 //! - [`outbox`]: a socket's bounded outgoing queue; a client that falls behind is closed.
+//! - [`ratings`]: Glicko-2 ratings per game, and how a placing becomes pairwise results.
 //! - [`protocol`]: the socket messages, [`protocol::ClientMsg`] and [`protocol::ServerMsg`].
 //! - [`table`]: one task per live game; validation, write-ahead, per-viewer patches, bots, clocks.
 //! - [`limits`]: rate limits and caps (sockets, subscriptions, lobby members).
@@ -22,6 +24,7 @@
 pub mod access;
 pub mod accounts;
 pub mod catalog;
+pub mod chat;
 pub mod cli;
 pub mod clock;
 pub mod error;
@@ -32,6 +35,7 @@ pub mod lobby;
 pub mod metrics;
 pub mod outbox;
 pub mod protocol;
+pub mod ratings;
 pub mod serve;
 pub mod state;
 pub mod store;

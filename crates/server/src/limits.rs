@@ -48,6 +48,8 @@ pub struct LimitsConfig {
     pub new_lobbies: Rate,
     /// Messages, per socket.
     pub socket_messages: Rate,
+    /// Chat messages, per account (all its sockets and rooms together).
+    pub chat: Rate,
     /// Open sockets per IP address.
     pub sockets_per_ip: usize,
     /// Open sockets in all.
@@ -71,6 +73,8 @@ impl Default for LimitsConfig {
             new_accounts: Rate::new(20, Duration::from_secs(3600)),
             new_lobbies: Rate::new(10, MINUTE),
             socket_messages: Rate::new(100, Duration::from_secs(5)),
+            // A burst of 5, then one every 2 seconds: a conversation, not a flood.
+            chat: Rate::new(5, Duration::from_secs(10)),
             sockets_per_ip: 32,
             sockets_total: 10_000,
             subscriptions_per_socket: 64,
@@ -90,6 +94,7 @@ impl LimitsConfig {
             new_accounts: plenty,
             new_lobbies: plenty,
             socket_messages: plenty,
+            chat: plenty,
             sockets_per_ip: usize::MAX,
             ..LimitsConfig::default()
         }
@@ -107,6 +112,8 @@ pub enum Limited {
     NewLobby,
     /// Socket messages.
     SocketMessage,
+    /// Chat messages.
+    Chat,
 }
 
 impl Limited {
@@ -117,6 +124,7 @@ impl Limited {
             Limited::NewAccount => "new_account",
             Limited::NewLobby => "new_lobby",
             Limited::SocketMessage => "socket_message",
+            Limited::Chat => "chat",
         }
     }
 }
@@ -129,6 +137,7 @@ pub struct Limits {
     sign_in_name: DefaultKeyedRateLimiter<String>,
     new_accounts: DefaultKeyedRateLimiter<IpAddr>,
     new_lobbies: DefaultKeyedRateLimiter<AccountId>,
+    chat: DefaultKeyedRateLimiter<AccountId>,
     sockets: Mutex<SocketCounts>,
 }
 
@@ -152,6 +161,7 @@ impl Limits {
             sign_in_name: governor::RateLimiter::keyed(config.sign_in.quota()),
             new_accounts: governor::RateLimiter::keyed(config.new_accounts.quota()),
             new_lobbies: governor::RateLimiter::keyed(config.new_lobbies.quota()),
+            chat: governor::RateLimiter::keyed(config.chat.quota()),
             sockets: Mutex::new(SocketCounts::default()),
             config,
         }
@@ -190,6 +200,14 @@ impl Limits {
     /// `proto/rate_limited`.
     pub fn new_lobby(&self, account: &AccountId) -> Result<(), ApiError> {
         self.new_lobbies.check_key(account).map_err(|n| refused(Limited::NewLobby, &n))
+    }
+
+    /// A chat message by `account`.
+    ///
+    /// # Errors
+    /// `proto/rate_limited`.
+    pub fn chat(&self, account: &AccountId) -> Result<(), ApiError> {
+        self.chat.check_key(account).map_err(|n| refused(Limited::Chat, &n))
     }
 
     /// A rate limiter for one socket's messages.

@@ -26,6 +26,8 @@ enum Command {
     Fuzz(chapterhouse::cli::fuzz::FuzzArgs),
     /// List the games of the catalog.
     Games,
+    /// Ratings: `ratings rebuild` recomputes them all from the stored finished games.
+    Ratings(chapterhouse::cli::ratings::RatingsArgs),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +48,7 @@ fn main() -> ExitCode {
         Command::Engine(args) => chapterhouse::cli::engine::run(args),
         Command::Fuzz(args) => chapterhouse::cli::fuzz::run(args),
         Command::Games => chapterhouse::cli::list_games(),
+        Command::Ratings(args) => chapterhouse::cli::ratings::run(args),
     };
     match result {
         Ok(code) => code,

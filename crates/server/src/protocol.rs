@@ -75,11 +75,37 @@ pub enum ClientMsg {
         #[serde(default)]
         req: Option<u64>,
     },
+    /// Writes to a lobby's or a game's chat (exactly one of `lobby` and `game`; see [`crate::chat`]).
+    Chat {
+        /// The lobby's chat.
+        #[serde(default)]
+        lobby: Option<LobbyId>,
+        /// The game's chat.
+        #[serde(default)]
+        game: Option<GameId>,
+        /// The message.
+        text: String,
+        /// Echoed in an error.
+        #[serde(default)]
+        req: Option<u64>,
+    },
+    /// The host mutes (or unmutes) a member in the lobby's chat and its game's.
+    ChatMute {
+        /// The lobby.
+        lobby: LobbyId,
+        /// The member.
+        account: crate::ids::AccountId,
+        /// True to mute, false to unmute.
+        muted: bool,
+        /// Echoed in an error.
+        #[serde(default)]
+        req: Option<u64>,
+    },
 }
 
 /// The `type`s of [`ClientMsg`].
 pub const CLIENT_TYPES: &[&str] =
-    &["ping", "subscribe_lobby", "unsubscribe_lobby", "subscribe", "unsubscribe", "action"];
+    &["ping", "subscribe_lobby", "unsubscribe_lobby", "subscribe", "unsubscribe", "action", "chat", "chat_mute"];
 
 impl ClientMsg {
     /// The message's `req`, if it has one.
@@ -90,7 +116,9 @@ impl ClientMsg {
             | ClientMsg::UnsubscribeLobby { req, .. }
             | ClientMsg::Subscribe { req, .. }
             | ClientMsg::Unsubscribe { req, .. }
-            | ClientMsg::Action { req, .. } => *req,
+            | ClientMsg::Action { req, .. }
+            | ClientMsg::Chat { req, .. }
+            | ClientMsg::ChatMute { req, .. } => *req,
         }
     }
 

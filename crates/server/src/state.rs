@@ -48,4 +48,6 @@ pub struct AppState {
     pub passwords: Arc<Passwords>,
     /// Whether `X-Forwarded-For` names the client (a reverse proxy in front).
     pub trust_forwarded_for: bool,
+    /// The live chat rooms.
+    pub chat: Arc<crate::chat::ChatRooms>,
 }

@@ -10,6 +10,8 @@ import { loadGameCache, saveGameCache } from '../session.js';
 import { gameModule } from '../games/index.js';
 import { makeContext, actionType, settleTargets } from '../games/common.js';
 import { resultPanel } from './result.js';
+import { chatPanel } from '../chat.js';
+import { rematchBox } from '../rematch.js';
 import { ensureTexts, textsNow } from '../texts.js';
 import { setTermLookup, hide as hideTooltip } from '../tooltip.js';
 import { markChanges } from './changes.js';
@@ -73,6 +75,8 @@ export function gameScreen(ctx, id) {
   const logScroll = h('div', { class: 'log-scroll', role: 'log', tabindex: '0', 'aria-label': t('game.log') }, logList);
   const resultBox = h('section', { class: 'result-box' });
   const links = h('p', { class: 'game-links muted' });
+  const chat = chatPanel({ room: { game: id }, me: ctx.session ? ctx.session.account : null });
+  const rematch = rematchBox(ctx, id);
   const root = h('section', { class: 'game', 'data-testid': 'game' },
     h('header', { class: 'game-head' }, title, status, clockBox, zoom, notice),
     resultBox,
@@ -83,6 +87,7 @@ export function gameScreen(ctx, id) {
         actionsBox,
         panelBox,
         h('section', { class: 'log-box' }, h('h2', {}, t('game.log')), logScroll),
+        chat.el,
         links)));
   mount(ctx.app, root);
   if (g.version === null) boardBox.append(h('p', { class: 'muted' }, t('game.loading')));
@@ -189,7 +194,7 @@ export function gameScreen(ctx, id) {
     }
     renderActions(c);
     renderLog();
-    mount(resultBox, g.outcome ? resultPanel(g, name, mod) : null);
+    mount(resultBox, g.outcome ? resultPanel(g, name, mod) : null, g.outcome && g.seat !== null && g.seat !== undefined ? rematch.el : null);
     mount(links,
       g.seat === null || g.seat === undefined ? h('span', { class: 'tag' }, t('game.spectating')) : h('span', {}, `${t('game.you_play')} `, seatDot(g.seat), ` ${name(g.seat)}`),
       ` · ${t('game.version')} `, h('span', { 'data-testid': 'version' }, String(g.version)),
@@ -372,6 +377,8 @@ export function gameScreen(ctx, id) {
       if (clockTimer) clearInterval(clockTimer);
       stop();
       stopStatus();
+      chat.dispose();
+      rematch.dispose();
       unfollow();
     },
   };

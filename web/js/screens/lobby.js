@@ -7,6 +7,7 @@ import { gameInfo, get, post, errorText } from '../api.js';
 import { socket } from '../socket.js';
 import { t, formatNumber } from '../i18n.js';
 import { optionLabel, optionHelp, choiceLabel } from '../optiontexts.js';
+import { chatPanel } from '../chat.js';
 
 // The per-turn time limits the host can pick from (seconds; null: none).
 const TURN_LIMITS = [null, 30, 60, 90, 120, 300, 600];
@@ -51,6 +52,7 @@ export function lobbyScreen(ctx, id) {
   const membersCard = h('section', { class: 'card' });
   let lobby = null;
   let info = null;
+  const chat = chatPanel({ room: { lobby: id }, me, host: () => !!lobby && lobby.host === me.id });
   let disposed = false;
   mount(ctx.app, root, error);
 
@@ -174,6 +176,15 @@ export function lobbyScreen(ctx, id) {
     return `${location.origin}${location.pathname}#/lobby/${encodeURIComponent(l.id)}${c ? `?code=${encodeURIComponent(c)}` : ''}`;
   }
 
+  /** Who has yet to answer a rematch, and who declined. */
+  function rematchWaiting(l) {
+    const invited = (l.rematch && l.rematch.invited) || [];
+    const waiting = invited.filter((i) => i.accepted === null || i.accepted === undefined).map((i) => i.name);
+    const declined = invited.filter((i) => i.accepted === false).map((i) => `${i.name} (${t('rematch.declined')})`);
+    if (!waiting.length && !declined.length) return null;
+    return h('p', { class: 'muted', 'data-testid': 'rematch-waiting' }, waiting.length ? t('rematch.waiting', { names: waiting.join(', ') }) : '', ' ', declined.join(', '));
+  }
+
   function show(l) {
     if (disposed) return;
     lobby = l;
@@ -209,12 +220,13 @@ export function lobbyScreen(ctx, id) {
     renderOptions(l, isHost);
     // The layout is built once; its parts are refreshed, and the options card stays in place.
     if (!root.contains(optionsCard)) {
-      mount(root, headBox, inviteBox, h('div', { class: 'cards' }, optionsCard, seatsCard, membersCard));
+      mount(root, headBox, inviteBox, h('div', { class: 'cards' }, optionsCard, seatsCard, membersCard), chat.el);
     }
     mount(headBox,
       h('h1', {}, info ? info.name : titleCase(l.game)),
       h('p', { class: 'muted', 'data-testid': 'lobby-summary' },
-        l.public ? t('lobby.public_lobby') : t('lobby.private_lobby'), ' · ', summary(l), ' · ', turnLimitText(l.turn_seconds)));
+        l.public ? t('lobby.public_lobby') : t('lobby.private_lobby'), ' · ', summary(l), ' · ', turnLimitText(l.turn_seconds)),
+      rematchWaiting(l));
     mount(inviteBox,
       h('label', {}, l.public ? t('lobby.link_public') : t('lobby.link_private'), linkInput),
       h('button', {
@@ -231,6 +243,8 @@ export function lobbyScreen(ctx, id) {
     mount(seatsCard,
       h('h2', {}, info ? t('lobby.seats_players', { seated: formatNumber(seated), min: formatNumber(info.min_players), max: formatNumber(info.max_players) }) : t('lobby.seats_taken', { seated: formatNumber(seated) })),
       h('ul', { class: 'seats', 'data-testid': 'seats' }, ...seats),
+      h('label', { class: 'small' }, h('input', { type: 'checkbox', 'data-testid': 'rated', checked: !!l.rated, disabled: !isHost || l.status !== 'open',
+        onchange: (e) => act(post(`${path}/options`, { rated: e.target.checked })) }), ' ', t('lobby.rated')),
       isHost ? h('button', {
         class: 'primary',
         'data-testid': 'start',
@@ -239,7 +253,7 @@ export function lobbyScreen(ctx, id) {
       }, t('lobby.start')) : h('p', { class: 'muted' }, t('lobby.host_starts')));
     mount(membersCard,
       h('h2', {}, t('lobby.members')),
-      h('ul', { class: 'members', 'data-testid': 'members' }, ...l.members.map((m) => h('li', {}, m.name, m.account === l.host ? h('span', { class: 'tag' }, t('lobby.host')) : null))),
+      h('ul', { class: 'members', 'data-testid': 'members' }, ...l.members.map((m) => h('li', {}, h('a', { href: `#/profile/${encodeURIComponent(m.account)}` }, m.name), m.account === l.host ? h('span', { class: 'tag' }, t('lobby.host')) : null))),
       isMember ? h('button', { class: 'small', onclick: () => act(post(`${path}/leave`)).then(() => ctx.navigate('#/')) }, t('lobby.leave')) : null);
   }
 
@@ -271,6 +285,7 @@ export function lobbyScreen(ctx, id) {
     dispose() {
       disposed = true;
       stop();
+      chat.dispose();
       if (unfollow) unfollow();
     },
   };

@@ -1,7 +1,8 @@
-//! The offline subcommands of `chapterhouse`: simulate, verify, engine, games.
+//! The offline subcommands of `chapterhouse`: simulate, verify, engine, games, ratings.
 
 pub mod engine;
 pub mod fuzz;
+pub mod ratings;
 pub mod simulate;
 pub mod verify;
 

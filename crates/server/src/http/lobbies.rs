@@ -43,6 +43,8 @@ struct CreateBody {
     public: bool,
     #[serde(default)]
     turn_seconds: Option<serde_json::Number>,
+    #[serde(default)]
+    rated: bool,
 }
 
 async fn create(
@@ -52,7 +54,7 @@ async fn create(
 ) -> Result<Json<Value>, ApiError> {
     let turn_seconds = body.turn_seconds.as_ref().map(TurnLimit::from_json).transpose()?;
     state.limits.new_lobby(&account.id)?;
-    let new = NewLobby { game: body.game, options: body.options, public: body.public, turn_seconds };
+    let new = NewLobby { game: body.game, options: body.options, public: body.public, turn_seconds, rated: body.rated };
     let lobby = state.lobbies.create(&account, new).await?;
     Ok(view(&lobby, true))
 }
@@ -182,6 +184,8 @@ struct OptionsBody {
     /// Absent: unchanged; null: no limit; a number: the limit in seconds.
     #[serde(default, deserialize_with = "some")]
     turn_seconds: Option<Option<serde_json::Number>>,
+    #[serde(default)]
+    rated: Option<bool>,
 }
 
 fn some<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<serde_json::Number>>, D::Error> {
@@ -210,7 +214,16 @@ async fn configure(
         None => None,
         Some(limit) => Some(limit.as_ref().map(TurnLimit::from_json).transpose()?),
     };
-    let lobby = state.lobbies.change(&id, |l| l.configure(&account.id, options, body.public, turn_seconds)).await?;
+    let lobby = state
+        .lobbies
+        .change(&id, |l| {
+            l.configure(&account.id, options, body.public, turn_seconds)?;
+            match body.rated {
+                Some(rated) => l.set_rated(&account.id, rated),
+                None => Ok(()),
+            }
+        })
+        .await?;
     Ok(view(&lobby, true))
 }
 

@@ -5,6 +5,7 @@ mod accounts;
 pub mod extract;
 mod games;
 mod lobbies;
+mod social;
 mod texts;
 
 pub use extract::{Body, MAX_BODY_BYTES};
@@ -29,6 +30,7 @@ pub fn app(state: AppState) -> Router {
         .merge(accounts::routes())
         .merge(lobbies::routes())
         .merge(games::routes())
+        .merge(social::routes())
         .merge(texts::routes())
         .route("/api/{*rest}", axum::routing::any(|| async { ApiError::NoRoute }))
         .route("/ws", get(crate::ws::upgrade))

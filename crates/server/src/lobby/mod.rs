@@ -4,6 +4,7 @@
 //! [`registry::Lobbies`] keeps live lobbies, persists every change and tells subscribers.
 
 pub mod registry;
+pub mod rematch;
 
 use crate::clock::TurnLimit;
 use crate::error::ApiError;
@@ -82,6 +83,13 @@ pub struct Lobby {
     pub game_id: Option<GameId>,
     /// Per-turn time limit, after which a bot acts for an absent player.
     pub turn_seconds: Option<TurnLimit>,
+    /// Whether its game counts for ratings (only when every player is a registered account; see
+    /// [`crate::ratings`]). Absent from lobbies stored before ratings existed: unrated.
+    #[serde(default)]
+    pub rated: bool,
+    /// The finished game this lobby offers to play again, and who answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rematch: Option<rematch::Rematch>,
 }
 
 /// A lobby as clients see it (the kicked list left out; the invite code only for private lobbies).
@@ -99,6 +107,9 @@ pub struct LobbyView<'a> {
     status: LobbyStatus,
     game_id: &'a Option<GameId>,
     turn_seconds: Option<TurnLimit>,
+    rated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rematch: &'a Option<rematch::Rematch>,
 }
 
 impl Lobby {
@@ -126,6 +137,8 @@ impl Lobby {
             status: LobbyStatus::Open,
             game_id: None,
             turn_seconds,
+            rated: false,
+            rematch: None,
         }
     }
 
@@ -143,6 +156,8 @@ impl Lobby {
             status: self.status,
             game_id: &self.game_id,
             turn_seconds: self.turn_seconds,
+            rated: self.rated,
+            rematch: &self.rematch,
         }
     }
 
@@ -178,7 +193,9 @@ impl Lobby {
 
     /// Whether `account` may look at this lobby (and watch its game): public, a member, or holds the code.
     pub fn may_see(&self, account: Option<&AccountId>, code: Option<&str>) -> bool {
-        self.public || account.is_some_and(|a| self.is_member(a)) || code == Some(self.invite_code.as_str())
+        self.public
+            || account.is_some_and(|a| self.is_member(a) || self.is_invited(a))
+            || code == Some(self.invite_code.as_str())
     }
 
     /// Whether a socket of `account` (anonymous: `None`) that gave `code` may follow this lobby's
@@ -200,7 +217,7 @@ impl Lobby {
         self.seats.iter().position(|s| s.as_ref().is_some_and(|h| &h.account == account))
     }
 
-    fn require_open(&self) -> Result<(), ApiError> {
+    pub(crate) fn require_open(&self) -> Result<(), ApiError> {
         match self.status {
             LobbyStatus::Open => Ok(()),
             LobbyStatus::Started => Err(ApiError::LobbyStarted),
@@ -373,6 +390,17 @@ impl Lobby {
         if let Some(turn_seconds) = turn_seconds {
             self.turn_seconds = turn_seconds;
         }
+        Ok(())
+    }
+
+    /// The host makes the game rated or unrated.
+    ///
+    /// # Errors
+    /// `lobby/not_host`, `lobby/started`.
+    pub fn set_rated(&mut self, by: &AccountId, rated: bool) -> Result<(), ApiError> {
+        self.require_host(by)?;
+        self.require_open()?;
+        self.rated = rated;
         Ok(())
     }
 

@@ -63,6 +63,8 @@ pub struct NewLobby {
     pub public: bool,
     /// Per-turn time limit.
     pub turn_seconds: Option<crate::clock::TurnLimit>,
+    /// Whether the game counts for ratings.
+    pub rated: bool,
 }
 
 fn lobby_update(lobby: &Lobby) -> LobbyUpdate {
@@ -112,7 +114,8 @@ impl Lobbies {
         let descriptor = self.catalog.get(&new.game).ok_or_else(|| ApiError::UnknownGame(new.game.clone()))?;
         let options = descriptor.normalize_options(&new.options)?;
         let info = descriptor.info();
-        let lobby = Lobby::new(new.game, options, info.max_players, new.public, new.turn_seconds, host);
+        let mut lobby = Lobby::new(new.game, options, info.max_players, new.public, new.turn_seconds, host);
+        lobby.rated = new.rated;
         self.store.insert_lobby(&lobby.record()).await?;
         self.insert(lobby.clone());
         Ok(lobby)
@@ -269,6 +272,74 @@ impl Lobbies {
             let _ = self.kicks.send(Kick { lobby: id.clone(), account: target.clone(), game: lobby.game_id.clone() });
         }
         Ok(lobby)
+    }
+
+    /// "Play again" for finished game `game`, asked by `by`, one of its players: the game's rematch
+    /// lobby, created by the first to ask (same game, options, visibility, time limit and rated
+    /// flag; new bots in the bots' seats; every person who played invited, `by` having accepted).
+    /// Asking again, or after someone else, accepts the invitation to that lobby.
+    ///
+    /// # Errors
+    /// `game/running`, `game/not_a_player`, `rematch/not_invited`, or a store failure.
+    pub async fn rematch(&self, game: &GameRecord, by: &Account) -> Result<Lobby, ApiError> {
+        let setup = &game.setup;
+        if !game.finished() {
+            return Err(ApiError::GameRunning);
+        }
+        let mine = |(a, bot): (&AccountId, &bool)| a == &by.id && !bot;
+        if !setup.accounts.iter().zip(&setup.bots).any(mine) {
+            return Err(ApiError::NotAPlayer);
+        }
+        if let Some(existing) = self.store.rematch_lobby(&setup.id).await? {
+            return self.accept_rematch(&existing, by).await;
+        }
+        let descriptor = self.catalog.get(&setup.game).ok_or_else(|| ApiError::UnknownGame(setup.game.clone()))?;
+        let max = descriptor.info().max_players;
+        let rated = match &setup.lobby {
+            Some(id) => self.get(id).await.is_ok_and(|l| l.rated),
+            None => false,
+        };
+        let mut lobby =
+            Lobby::new(setup.game.clone(), setup.options.clone(), max, setup.public, setup.turn_seconds, by);
+        lobby.rated = rated;
+        lobby.seats = vec![None; max];
+        let mut invited = Vec::new();
+        let mut bots = 0;
+        for (seat, (account, bot)) in setup.accounts.iter().zip(&setup.bots).enumerate().take(max) {
+            let name = setup.seats.get(seat).cloned().unwrap_or_default();
+            if *bot {
+                bots += 1;
+                let bot = self.store.create_account(&format!("Bot {bots}"), AccountKind::Bot, None).await?;
+                lobby.seats[seat] = Some(super::SeatHolder { account: bot.id, name: bot.name, bot: true });
+            } else {
+                let accepted = (account == &by.id).then_some(true);
+                invited.push(super::rematch::Invitee { account: account.clone(), name, seat, accepted });
+            }
+        }
+        lobby.rematch = Some(super::rematch::Rematch { of: setup.id.clone(), invited });
+        lobby.seat_the_accepted();
+        self.store.insert_lobby(&lobby.record()).await?;
+        match self.store.insert_rematch(&setup.id, &lobby.id).await {
+            Ok(()) => {}
+            // Another player asked at the same moment and was first: theirs is the rematch (this
+            // lobby stays stored, unused and unlisted as no one joins it).
+            Err(crate::store::StoreError::Conflict(_)) => {
+                let first = self.store.rematch_lobby(&setup.id).await?.ok_or(ApiError::Internal)?;
+                return self.accept_rematch(&first, by).await;
+            }
+            Err(e) => return Err(e.into()),
+        }
+        self.insert(lobby.clone());
+        Ok(lobby)
+    }
+
+    /// `by` accepts the rematch in lobby `id` (already accepted or seated: nothing changes).
+    async fn accept_rematch(&self, id: &LobbyId, by: &Account) -> Result<Lobby, ApiError> {
+        self.change(id, |l| match l.answer_rematch(by, true) {
+            Err(ApiError::LobbyStarted) if l.is_member(&by.id) => Ok(()),
+            other => other,
+        })
+        .await
     }
 
     /// Every later removal from any lobby, for the sockets to act on.

@@ -172,6 +172,7 @@ pub async fn serve(
         limits: Arc::new(Limits::new(config.limits)),
         passwords: Arc::new(Passwords::for_this_machine()),
         trust_forwarded_for: config.trust_forwarded_for,
+        chat: Arc::default(),
     };
     let addr = listener.local_addr()?;
     tracing::info!(%addr, "listening");

@@ -28,7 +28,7 @@ impl GameStatus {
         }
     }
 
-    fn parse(s: &str) -> Result<GameStatus, StoreError> {
+    pub(super) fn parse(s: &str) -> Result<GameStatus, StoreError> {
         match s {
             "running" => Ok(GameStatus::Running),
             "finished" => Ok(GameStatus::Finished),
@@ -381,14 +381,19 @@ impl Store {
             }
             query.execute(&mut *tx).await.map_err(StoreError::from_insert)?;
         }
-        for (row, outcome) in rows.iter().filter_map(|r| Some((r, r.outcome.as_ref()?))) {
-            let outcome = serde_json::to_string(outcome).map_err(|e| corrupt("outcome", e))?;
+        // Games that end together are rated in id order, the order a rebuild takes them in.
+        let mut ended: Vec<(&ActionRow, &Outcome)> =
+            rows.iter().filter_map(|r| Some((*r, r.outcome.as_ref()?))).collect();
+        ended.sort_by(|a, b| a.0.game.cmp(&b.0.game));
+        for (row, outcome) in ended {
+            let outcome_json = serde_json::to_string(outcome).map_err(|e| corrupt("outcome", e))?;
             sqlx::query("update games set status = 'finished', outcome = $1, finished_at = $2 where id = $3")
-                .bind(outcome)
+                .bind(outcome_json)
                 .bind(now)
                 .bind(row.game.as_str())
                 .execute(&mut *tx)
                 .await?;
+            super::ratings::rate_game(&mut tx, &row.game, outcome).await?;
         }
         tx.commit().await?;
         Ok(())

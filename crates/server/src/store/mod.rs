@@ -5,13 +5,19 @@
 //! commits many tables' appends in one transaction when they arrive together.
 
 mod accounts;
+mod chat;
 mod games;
 mod lobbies;
+mod profiles;
+mod ratings;
+mod rematch;
 pub mod writer;
 
 pub use accounts::{Account, AccountKind};
 pub use games::{ActionRow, GameRecord, GameStatus, GameSummary, NewGame};
 pub use lobbies::LobbyRecord;
+pub use profiles::PlayedGame;
+pub use ratings::RatingRow;
 
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Executor, Row};

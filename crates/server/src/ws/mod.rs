@@ -4,11 +4,13 @@
 //! - [`transport`]: frame limits, close codes, the writer task and the closing handshake.
 //! - [`lobby`]: following lobbies.
 //! - [`game`]: game subscriptions and actions.
+//! - [`chat`]: the chat of the lobbies and games followed; writing; the host's mute.
 //!
 //! A connection is two tasks: this one reads and handles the client's frames; a writer sends the
 //! connection's bounded [`Outbox`] queue (see [`transport`]). Signing out closes the sockets
 //! opened with that token ([`CLOSE_UNAUTHORIZED`]).
 
+mod chat;
 mod game;
 mod lobby;
 mod transport;
@@ -16,6 +18,7 @@ mod transport;
 pub use transport::{CLOSE_SLOW_CONSUMER, CLOSE_UNAUTHORIZED};
 
 use crate::accounts::{account_for, token_hash, SessionWatch};
+use crate::chat::{Access, Room};
 use crate::error::ApiError;
 use crate::http::extract::{ClientIp, Query};
 use crate::ids::{GameId, LobbyId};
@@ -105,6 +108,7 @@ struct Connection {
     lobbies: HashMap<LobbyId, JoinHandle<()>>,
     kicks: broadcast::Receiver<Kick>,
     rate: SocketRate,
+    chats: HashMap<crate::chat::Room, chat::ChatFollow>,
 }
 
 impl Connection {
@@ -137,6 +141,7 @@ impl Connection {
             out,
             games: HashMap::new(),
             lobbies: HashMap::new(),
+            chats: HashMap::new(),
         };
         conn.send(
             ServerMsg::Welcome { account: conn.account.as_ref(), max_message_bytes: MAX_MESSAGE_BYTES }.to_text(),
@@ -178,7 +183,10 @@ impl Connection {
                 }
                 _ = fell_behind.cancelled() => return End::FellBehind,
                 kick = self.kicks.recv() => match kick {
-                    Ok(kick) => self.kicked(kick).await,
+                    Ok(kick) => {
+                        self.kicked_from_chat(&kick);
+                        self.kicked(kick).await;
+                    }
                     Err(broadcast::error::RecvError::Lagged(missed)) => {
                         tracing::warn!(conn = self.id, missed, "kick notices lagged");
                     }
@@ -234,6 +242,7 @@ impl Connection {
     }
 
     async fn close(&mut self) {
+        self.chats.clear();
         for (_, forward) in self.lobbies.drain() {
             crate::metrics::subscriptions(-1.0);
             forward.abort();
@@ -252,17 +261,41 @@ impl Connection {
         match msg {
             ClientMsg::Ping { req } => self.send(ServerMsg::Pong { req }.to_text()),
             ClientMsg::SubscribeLobby { lobby, code, req } => {
-                if let Err(e) = self.subscribe_lobby(lobby, code).await {
+                match self.subscribe_lobby(lobby.clone(), code.clone()).await {
+                    Ok(()) => self.follow_chat(Room::Lobby(lobby.clone()), Access::Lobby(lobby), code).await,
+                    Err(e) => self.fail(&e, req, None),
+                }
+            }
+            ClientMsg::UnsubscribeLobby { lobby, .. } => {
+                self.unfollow_chat(&Room::Lobby(lobby.clone()));
+                self.unsubscribe_lobby(&lobby);
+            }
+            ClientMsg::Subscribe { game, last_version, code, req } => {
+                match self.subscribe(&game, last_version, code.clone()).await {
+                    Ok(()) => {
+                        if let Some(table) = self.games.get(&game) {
+                            let access = Access::Game(Arc::clone(&table.info));
+                            self.follow_chat(Room::Game(game), access, code).await;
+                        }
+                    }
+                    Err(e) => self.fail(&e, req, Some(&game)),
+                }
+            }
+            ClientMsg::Unsubscribe { game, .. } => {
+                self.unfollow_chat(&Room::Game(game.clone()));
+                self.unsubscribe(&game).await;
+            }
+            ClientMsg::Chat { lobby, game, text, req } => {
+                let about = game.clone();
+                if let Err(e) = self.chat(lobby, game, &text).await {
+                    self.fail(&e, req, about.as_ref());
+                }
+            }
+            ClientMsg::ChatMute { lobby, account, muted, req } => {
+                if let Err(e) = self.mute(lobby, account, muted).await {
                     self.fail(&e, req, None);
                 }
             }
-            ClientMsg::UnsubscribeLobby { lobby, .. } => self.unsubscribe_lobby(&lobby),
-            ClientMsg::Subscribe { game, last_version, code, req } => {
-                if let Err(e) = self.subscribe(&game, last_version, code).await {
-                    self.fail(&e, req, Some(&game));
-                }
-            }
-            ClientMsg::Unsubscribe { game, .. } => self.unsubscribe(&game).await,
             ClientMsg::Action { game, version, action, req } => {
                 if let Err(e) = self.action(&game, version, action, req).await {
                     self.fail(&e, req, Some(&game));
