@@ -33,10 +33,8 @@ struct GateState {
     released: bool,
 }
 
-static GATE: Gate = Gate {
-    state: Mutex::new(GateState { armed: false, entered: false, released: false }),
-    changed: Condvar::new(),
-};
+static GATE: Gate =
+    Gate { state: Mutex::new(GateState { armed: false, entered: false, released: false }), changed: Condvar::new() };
 
 impl Gate {
     fn arm(&self) {
@@ -69,8 +67,20 @@ impl Gate {
     }
 
     fn release(&self) {
-        self.state.lock().unwrap().released = true;
+        if let Ok(mut s) = self.state.lock() {
+            s.released = true;
+        }
         self.changed.notify_all();
+    }
+}
+
+/// Releases the gate when dropped: a failing assertion must not leave a worker thread blocked (the
+/// test's runtime would never shut down).
+struct ReleaseOnDrop;
+
+impl Drop for ReleaseOnDrop {
+    fn drop(&mut self) {
+        GATE.release();
     }
 }
 
@@ -154,13 +164,15 @@ async fn on_sigterm_a_stored_action_still_gets_its_patch_and_ack_before_the_sock
     for db in TestDb::all().await {
         let mut server = TestServer::start_with_catalog(&db, gated_catalog()).await;
         let (ana, _) = server.http().guest("Ana").await;
-        let lobby = ana.post("/api/lobbies", json!({"game": "gated"})).await["lobby"]["id"].as_str().unwrap().to_string();
+        let lobby =
+            ana.post("/api/lobbies", json!({"game": "gated"})).await["lobby"]["id"].as_str().unwrap().to_string();
         let game =
             ana.post(&format!("/api/lobbies/{lobby}/start"), json!({})).await["game"].as_str().unwrap().to_string();
         let mut ws = Ws::connect(server.addr, ana.token.as_deref()).await;
         assert_eq!(subscribe(&mut ws, &game).await["type"], "snapshot");
 
         GATE.arm();
+        let release = ReleaseOnDrop;
         ws.send(json!({"type": "action", "game": game, "version": 0, "action": "step", "req": 7})).await;
         // The action is committed (views are computed only after the commit) but not yet acked.
         GATE.entered().await;
@@ -180,7 +192,7 @@ async fn on_sigterm_a_stored_action_still_gets_its_patch_and_ack_before_the_sock
             "{}: the socket stays open while the action is still being answered",
             db.backend
         );
-        GATE.release();
+        drop(release);
 
         let (messages, close) = ws.until_close().await;
         let patch = messages.iter().position(|m| m["type"] == "patch" && m["version"] == 1);
@@ -196,7 +208,11 @@ async fn on_sigterm_a_stored_action_still_gets_its_patch_and_ack_before_the_sock
         let server = TestServer::start_with_catalog(&db, gated_catalog()).await;
         let mut ws = Ws::connect(server.addr, ana.token.as_deref()).await;
         let snapshot = subscribe(&mut ws, &game).await;
-        assert_eq!((snapshot["type"].as_str(), snapshot["version"].as_u64()), (Some("snapshot"), Some(1)), "{snapshot}");
+        assert_eq!(
+            (snapshot["type"].as_str(), snapshot["version"].as_u64()),
+            (Some("snapshot"), Some(1)),
+            "{snapshot}"
+        );
         server.stop().await;
         db.cleanup().await;
     }
