@@ -14,6 +14,7 @@
 //! - [`table`]: one task per live game; validation, write-ahead, per-viewer patches, bots, clocks.
 //! - [`limits`]: rate limits and caps (sockets, subscriptions, lobby members).
 //! - [`lobby`]: lobbies and their rules, kept live and persisted.
+//! - [`replays`]: past positions of stored games (log and replay routes), bounded per request.
 //! - [`state`]: [`state::AppState`], what every handler and socket may reach.
 //! - [`access`]: who may see or act in a game (seats, spectators), for HTTP and the socket alike.
 //! - [`accounts`]: guests, registered accounts (argon2id), bearer tokens.
@@ -36,6 +37,7 @@ pub mod metrics;
 pub mod outbox;
 pub mod protocol;
 pub mod ratings;
+pub mod replays;
 pub mod serve;
 pub mod state;
 pub mod store;

@@ -6,6 +6,7 @@ use crate::accounts::{Passwords, Sessions};
 use crate::catalog::Catalog;
 use crate::limits::Limits;
 use crate::lobby::registry::Lobbies;
+use crate::replays::Replays;
 use crate::store::Store;
 use crate::table::Tables;
 use std::path::PathBuf;
@@ -46,6 +47,8 @@ pub struct AppState {
     pub limits: Arc<Limits>,
     /// Bounded password hashing.
     pub passwords: Arc<Passwords>,
+    /// Bounded replays of stored games, kept for finished ones.
+    pub replays: Arc<Replays>,
     /// Whether `X-Forwarded-For` names the client (a reverse proxy in front).
     pub trust_forwarded_for: bool,
     /// The live chat rooms.

@@ -110,36 +110,37 @@ async fn log(
     }
     // A running game: replay from the (still secret) seed to learn which events this viewer saw.
     let catalog = state.catalog.clone();
-    let partial = tokio::task::spawn_blocking(move || -> Result<Value, ApiError> {
-        let mut entries = Vec::with_capacity(actions.len());
-        let clocked: Vec<u64> = actions.iter().filter(|a| a.by_clock).map(|a| a.seq).collect();
-        let (_, setup) = replay_stored(&catalog, &record, actions, |entry, events| {
-            entries.push(PartialEntry {
-                seq: entry.seq,
-                seat: entry.seat,
-                action: viewer.is(entry.seat).then(|| entry.action.clone()),
-                events: EventOut::visible(events, viewer),
-                by_clock: clocked.contains(&entry.seq),
-            });
-        })?;
-        let setup_events = EventOut::visible(&setup, viewer);
-        let s = &record.setup;
-        Ok(json!({
-            "format": PARTIAL_LOG_FORMAT,
-            "game_id": s.id,
-            "game": s.game,
-            "engine_version": s.engine_version,
-            "options": s.options,
-            "seats": s.seats,
-            "seed_commitment": s.seed.commitment(),
-            "viewer": viewer,
-            "version": entries.len(),
-            "setup_events": setup_events,
-            "actions": entries,
-        }))
-    })
-    .await
-    .map_err(|_| ApiError::Internal)??;
+    let partial = state
+        .replays
+        .bounded(move || -> Result<Value, ApiError> {
+            let mut entries = Vec::with_capacity(actions.len());
+            let clocked: Vec<u64> = actions.iter().filter(|a| a.by_clock).map(|a| a.seq).collect();
+            let (_, setup) = replay_stored(&catalog, &record, actions, |entry, events| {
+                entries.push(PartialEntry {
+                    seq: entry.seq,
+                    seat: entry.seat,
+                    action: viewer.is(entry.seat).then(|| entry.action.clone()),
+                    events: EventOut::visible(events, viewer),
+                    by_clock: clocked.contains(&entry.seq),
+                });
+            })?;
+            let setup_events = EventOut::visible(&setup, viewer);
+            let s = &record.setup;
+            Ok(json!({
+                "format": PARTIAL_LOG_FORMAT,
+                "game_id": s.id,
+                "game": s.game,
+                "engine_version": s.engine_version,
+                "options": s.options,
+                "seats": s.seats,
+                "seed_commitment": s.seed.commitment(),
+                "viewer": viewer,
+                "version": entries.len(),
+                "setup_events": setup_events,
+                "actions": entries,
+            }))
+        })
+        .await??;
     Ok(Json(partial))
 }
 
@@ -161,34 +162,56 @@ async fn replay(
     Query(q): Query<ReplayQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let (record, viewer) = game_and_viewer(&state, &id, account.as_ref().map(|a| &a.id), q.code.as_deref()).await?;
+    let at = q.at;
+    if record.finished() {
+        // A finished game never changes: it is replayed once and kept with checkpoints, so any
+        // step costs at most `CHECKPOINT_EVERY` actions (and no read of its whole log).
+        let checkpoints = match state.replays.kept(&id) {
+            Some(kept) => kept,
+            None => state.replays.finished(&state.catalog, &record, state.store.actions(&id).await?).await?,
+        };
+        let last = checkpoints.len() as u64;
+        if at > last {
+            return Err(ApiError::NoSuchStep { at, last });
+        }
+        let steps = usize::try_from(at).map_err(|_| ApiError::NoSuchStep { at, last })?;
+        let by_clock = checkpoints.by_clock(steps);
+        let (game, events) = state.replays.bounded(move || checkpoints.position(steps)).await??;
+        return Ok(Json(step_json(at, viewer, game.as_ref(), EventOut::visible(&events, viewer), by_clock)));
+    }
     let actions = state.store.actions(&id).await?;
     let last = actions.len() as u64;
-    if q.at > last {
-        return Err(ApiError::NoSuchStep { at: q.at, last });
+    if at > last {
+        return Err(ApiError::NoSuchStep { at, last });
     }
     let catalog = state.catalog.clone();
-    let at = q.at;
-    tokio::task::spawn_blocking(move || -> Result<Json<Value>, ApiError> {
-        let mut events = Vec::new();
-        let steps: Vec<ActionRow> = actions.into_iter().take(at as usize).collect();
-        let by_clock = at > 0 && steps.last().is_some_and(|a| a.by_clock);
-        let (game, setup) =
-            replay_stored(&catalog, &record, steps, |_, step| events = EventOut::visible(step, viewer))?;
-        if at == 0 {
-            events = EventOut::visible(&setup, viewer);
-        }
-        Ok(Json(json!({
-            "version": at,
-            "viewer": viewer,
-            "view": game.view(viewer),
-            "to_act": game.to_act(),
-            "events": events,
-            "by_clock": by_clock,
-            "outcome": game.outcome(),
-        })))
+    state
+        .replays
+        .bounded(move || -> Result<Json<Value>, ApiError> {
+            let mut events = Vec::new();
+            let steps: Vec<ActionRow> = actions.into_iter().take(at as usize).collect();
+            let by_clock = at > 0 && steps.last().is_some_and(|a| a.by_clock);
+            let (game, setup) =
+                replay_stored(&catalog, &record, steps, |_, step| events = EventOut::visible(step, viewer))?;
+            if at == 0 {
+                events = EventOut::visible(&setup, viewer);
+            }
+            Ok(Json(step_json(at, viewer, game.as_ref(), events, by_clock)))
+        })
+        .await?
+}
+
+/// The answer of the replay route: step `at` as `viewer` saw it.
+fn step_json(at: u64, viewer: Viewer, game: &dyn DynGame, events: Vec<EventOut>, by_clock: bool) -> Value {
+    json!({
+        "version": at,
+        "viewer": viewer,
+        "view": game.view(viewer),
+        "to_act": game.to_act(),
+        "events": events,
+        "by_clock": by_clock,
+        "outcome": game.outcome(),
     })
-    .await
-    .map_err(|_| ApiError::Internal)?
 }
 
 /// Rebuilds a stored game from its seed and `actions`, calling `each` with every action and the

@@ -7,6 +7,7 @@ use crate::catalog::Catalog;
 use crate::http::app;
 use crate::limits::{Limits, LimitsConfig};
 use crate::lobby::registry::Lobbies;
+use crate::replays::Replays;
 use crate::state::AppState;
 use crate::store::writer::Writer;
 use crate::store::Store;
@@ -171,6 +172,7 @@ pub async fn serve(
         web_dir: config.web_dir,
         limits: Arc::new(Limits::new(config.limits)),
         passwords: Arc::new(Passwords::for_this_machine()),
+        replays: Arc::new(Replays::for_this_machine()),
         trust_forwarded_for: config.trust_forwarded_for,
         chat: Arc::default(),
     };

@@ -48,6 +48,16 @@ use transport::{finish, linger, revoked, write, End, Stream, HARD_FRAME_LIMIT};
 /// The subprotocol every client offers (and the server selects).
 pub const SUBPROTOCOL: &str = "chapterhouse";
 
+/// A socket's read buffer, allocated when it opens. The WebSocket layer's default (128 KiB) made
+/// an idle socket cost ~141 KiB; client messages are small, and a larger frame (up to the hard
+/// limit) still reads: the buffer grows for it.
+const READ_BUFFER: usize = 4 * 1024;
+
+/// How much the writer gathers before it writes to the connection (a flush writes it anyway):
+/// a patch and the ack behind it still leave in one write, and a busy socket keeps at most this
+/// much buffer instead of the default 128 KiB.
+const WRITE_BUFFER: usize = 16 * 1024;
+
 /// The prefix of the subprotocol that carries a token: `chapterhouse.token.<token>`. Browsers
 /// cannot set headers on a WebSocket, and a URL ends up in logs and proxies; the subprotocol
 /// list is a header that neither keeps.
@@ -91,12 +101,15 @@ pub(crate) async fn upgrade(
     };
     let token = socket_token(&headers);
     let guard = state.sockets.token();
-    ws.protocols([SUBPROTOCOL]).max_message_size(HARD_FRAME_LIMIT).max_frame_size(HARD_FRAME_LIMIT).on_upgrade(
-        move |socket| async move {
+    ws.protocols([SUBPROTOCOL])
+        .max_message_size(HARD_FRAME_LIMIT)
+        .max_frame_size(HARD_FRAME_LIMIT)
+        .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(WRITE_BUFFER)
+        .on_upgrade(move |socket| async move {
             Connection::run(state, socket, token).await;
             drop((guard, slot));
-        },
-    )
+        })
 }
 
 struct Connection {

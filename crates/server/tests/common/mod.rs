@@ -200,6 +200,18 @@ impl TestServer {
         panic!("the server did not become healthy");
     }
 
+    /// Starts a graceful shutdown (as SIGTERM does) without waiting for it; `stop` then waits.
+    pub fn signal_stop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+
+    /// Whether the server has stopped taking new connections (its listener is closed).
+    pub async fn refuses_connections(&self) -> bool {
+        TcpStream::connect(self.addr).await.is_err()
+    }
+
     /// Shuts the server down gracefully and waits for it.
     pub async fn stop(mut self) {
         if let Some(stop) = self.stop.take() {
@@ -347,6 +359,11 @@ impl Ws {
                 Err(_) => return (messages, None),
             }
         }
+    }
+
+    /// True when nothing at all (no message, no close frame, no end of stream) arrives for `wait`.
+    pub async fn quiet_for(&mut self, wait: Duration) -> bool {
+        tokio::time::timeout(wait, self.stream.next()).await.is_err()
     }
 
     /// Sends a JSON message.
