@@ -48,6 +48,9 @@ pub struct LimitsConfig {
     pub new_lobbies: Rate,
     /// Messages, per socket.
     pub socket_messages: Rate,
+    /// Messages, per signed-in account (all its sockets together): a few busy tabs, not a fleet
+    /// of sockets from many addresses.
+    pub account_messages: Rate,
     /// Chat messages, per account (all its sockets and rooms together).
     pub chat: Rate,
     /// Open sockets per IP address.
@@ -73,6 +76,7 @@ impl Default for LimitsConfig {
             new_accounts: Rate::new(20, Duration::from_secs(3600)),
             new_lobbies: Rate::new(10, MINUTE),
             socket_messages: Rate::new(100, Duration::from_secs(5)),
+            account_messages: Rate::new(300, Duration::from_secs(5)),
             // A burst of 5, then one every 2 seconds: a conversation, not a flood.
             chat: Rate::new(5, Duration::from_secs(10)),
             sockets_per_ip: 32,
@@ -94,6 +98,7 @@ impl LimitsConfig {
             new_accounts: plenty,
             new_lobbies: plenty,
             socket_messages: plenty,
+            account_messages: plenty,
             chat: plenty,
             sockets_per_ip: usize::MAX,
             ..LimitsConfig::default()
@@ -138,6 +143,7 @@ pub struct Limits {
     new_accounts: DefaultKeyedRateLimiter<IpAddr>,
     new_lobbies: DefaultKeyedRateLimiter<AccountId>,
     chat: DefaultKeyedRateLimiter<AccountId>,
+    account_messages: DefaultKeyedRateLimiter<AccountId>,
     sockets: Mutex<SocketCounts>,
 }
 
@@ -162,6 +168,7 @@ impl Limits {
             new_accounts: governor::RateLimiter::keyed(config.new_accounts.quota()),
             new_lobbies: governor::RateLimiter::keyed(config.new_lobbies.quota()),
             chat: governor::RateLimiter::keyed(config.chat.quota()),
+            account_messages: governor::RateLimiter::keyed(config.account_messages.quota()),
             sockets: Mutex::new(SocketCounts::default()),
             config,
         }
@@ -210,6 +217,14 @@ impl Limits {
         self.chat.check_key(account).map_err(|n| refused(Limited::Chat, &n))
     }
 
+    /// A socket message from signed-in `account` (on any of its sockets).
+    ///
+    /// # Errors
+    /// `proto/rate_limited`.
+    pub fn account_message(&self, account: &AccountId) -> Result<(), ApiError> {
+        self.account_messages.check_key(account).map_err(|n| refused(Limited::SocketMessage, &n))
+    }
+
     /// A rate limiter for one socket's messages.
     pub fn socket_messages(&self) -> SocketRate {
         SocketRate(governor::RateLimiter::direct(self.config.socket_messages.quota()))
@@ -237,6 +252,8 @@ impl Limits {
         self.sign_in_name.retain_recent();
         self.new_accounts.retain_recent();
         self.new_lobbies.retain_recent();
+        self.chat.retain_recent();
+        self.account_messages.retain_recent();
     }
 }
 

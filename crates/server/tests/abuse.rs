@@ -226,3 +226,43 @@ async fn a_started_lobby_nobody_follows_leaves_memory_and_still_answers_from_the
     assert_eq!(ana.get(&format!("/api/lobbies/{lobby}")).await["lobby"]["status"], "started");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn an_account_s_socket_messages_are_limited_over_all_its_sockets() {
+    let db = TestDb::sqlite();
+    let hour = Duration::from_secs(3600);
+    let limits = LimitsConfig { account_messages: Rate::new(6, hour), ..generous_limits() };
+    let server = TestServer::start_config(config(&db, limits)).await;
+    let http = server.http();
+    let (ana, _) = http.guest("Ana").await;
+    let (ben, _) = http.guest("Ben").await;
+    // Three sockets of one account share one budget of six messages.
+    let mut sockets = Vec::new();
+    for _ in 0..3 {
+        sockets.push(Ws::connect(server.addr, ana.token.as_deref()).await);
+    }
+    let mut req = 0;
+    for ws in sockets.iter_mut() {
+        for _ in 0..2 {
+            req += 1;
+            ws.send(json!({"type": "ping", "req": req})).await;
+            assert_eq!(ws.recv().await["type"], "pong");
+        }
+    }
+    let mut fresh = Ws::connect(server.addr, ana.token.as_deref()).await;
+    fresh.send(json!({"type": "ping", "req": 99})).await;
+    let refused = fresh.recv().await;
+    assert_eq!(
+        (refused["code"].as_str(), refused["req"].as_u64()),
+        (Some("proto/rate_limited"), Some(99)),
+        "{refused}"
+    );
+    // Another account, and a socket that has not signed in, keep their own budgets.
+    let mut other = Ws::connect(server.addr, ben.token.as_deref()).await;
+    other.send(json!({"type": "ping", "req": 1})).await;
+    assert_eq!(other.recv().await["type"], "pong");
+    let mut anonymous = Ws::connect(server.addr, None).await;
+    anonymous.send(json!({"type": "ping", "req": 1})).await;
+    assert_eq!(anonymous.recv().await["type"], "pong");
+    server.stop().await;
+}

@@ -268,7 +268,8 @@ impl Connection {
             Ok(msg) => msg,
             Err((error, req)) => return self.fail(&error, req, None),
         };
-        if let Err(e) = self.rate.check() {
+        let account_rate = self.account.as_ref().map_or(Ok(()), |a| self.state.limits.account_message(&a.id));
+        if let Err(e) = self.rate.check().and(account_rate) {
             return self.fail(&e, msg.req(), None);
         }
         match msg {

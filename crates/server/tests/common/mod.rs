@@ -126,6 +126,7 @@ pub fn generous_limits() -> LimitsConfig {
         new_accounts: plenty,
         new_lobbies: plenty,
         socket_messages: plenty,
+        account_messages: plenty,
         chat: plenty,
         sockets_per_ip: 10_000,
         sockets_total: 10_000,
