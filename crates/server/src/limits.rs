@@ -237,6 +237,7 @@ impl Limits {
         self.sign_in_name.retain_recent();
         self.new_accounts.retain_recent();
         self.new_lobbies.retain_recent();
+        self.chat.retain_recent();
     }
 }
 
