@@ -204,7 +204,8 @@ export function lobbyScreen(ctx, id) {
     const seats = l.seats.map((holder, i) => {
       const row = [h('span', { class: 'seat-no' }, seatDot(i), ` ${t('common.seat', { n: formatNumber(i + 1) })}`)];
       if (holder) {
-        row.push(h('span', { class: 'seat-name', 'data-testid': 'seat-name' }, holder.name));
+        row.push(holder.bot ? h('span', { class: 'seat-name', 'data-testid': 'seat-name' }, holder.name)
+          : h('a', { class: 'seat-name', 'data-testid': 'seat-name', href: `#/profile/${encodeURIComponent(holder.account)}` }, holder.name));
         if (holder.bot) row.push(h('span', { class: 'tag' }, t('lobby.bot')));
         if (holder.account === l.host) row.push(h('span', { class: 'tag' }, t('lobby.host')));
         if (holder.account === me.id) row.push(h('button', { class: 'small', onclick: () => act(post(`${path}/unseat`)) }, t('lobby.stand_up')));
