@@ -6,11 +6,13 @@
 
 mod accounts;
 mod games;
+mod leases;
 mod lobbies;
 pub mod writer;
 
 pub use accounts::{Account, AccountKind};
 pub use games::{ActionRow, GameRecord, GameStatus, GameSummary, NewGame};
+pub use leases::{Fence, LeaseBook, LeaseHolder};
 pub use lobbies::LobbyRecord;
 
 use sqlx::any::{AnyPoolOptions, AnyRow};
@@ -29,6 +31,9 @@ pub enum StoreError {
     /// The database failed.
     #[error("database: {0}")]
     Db(#[from] sqlx::Error),
+    /// Cluster mode: this node no longer holds the game's lease (another node took it over).
+    #[error("not the owner of game {0} any more")]
+    Fenced(crate::ids::GameId),
     /// Migrations failed.
     #[error("migrations: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
