@@ -1,7 +1,7 @@
 //! Routing between nodes: a socket subscribes to and plays a game owned by another node.
 //!
 //! The non-owner keeps a forwarding table handle ([`forward`]) that the socket code uses like a
-//! local table. It asks the owner over NATS request/reply (`chapterhouse.table.<game>.<verb>`):
+//! local table. It asks the owner over NATS request/reply (`chapterhouse.table.<owner>.<game>.<verb>`):
 //! `sub`, `unsub`, `act`. The owner's table takes the remote socket as one more subscriber with an
 //! ordinary bounded queue; one task per remote socket publishes that queue, in order, to the
 //! socket's node (`chapterhouse.deliver.<node>`, the connection id in front), which queues each
@@ -61,8 +61,10 @@ struct Ask {
 const OK: &[u8] = b"ok";
 const NOT_OWNER: &[u8] = b"not_owner";
 
-fn table_subject(game: &GameId, verb: &str) -> String {
-    format!("chapterhouse.table.{game}.{verb}")
+/// Addressed to the owner alone: a node that does not hold the game never answers in its place,
+/// and a dead owner's requests fail at once (NATS answers "no responders").
+fn table_subject(owner: &str, game: &GameId, verb: &str) -> String {
+    format!("chapterhouse.table.{owner}.{game}.{verb}")
 }
 
 fn deliver_subject(node: &str) -> String {
@@ -77,10 +79,10 @@ impl Node {
         }
     }
 
-    /// Asks the owner of `game` to do `verb`; true if it took the request.
-    async fn ask(&self, game: &GameId, verb: &str, ask: &Ask) -> bool {
+    /// Asks `owner` to do `verb` for `game`; true if it took the request.
+    async fn ask(&self, owner: &str, game: &GameId, verb: &str, ask: &Ask) -> bool {
         let Ok(payload) = serde_json::to_vec(ask) else { return false };
-        match self.nats.request(table_subject(game, verb), Bytes::from(payload)).await {
+        match self.nats.request(table_subject(owner, game, verb), Bytes::from(payload)).await {
             Ok(reply) => reply.payload.as_ref() == OK,
             Err(e) => {
                 tracing::warn!(%game, verb, error = %e, "the game's owner did not answer");
@@ -179,18 +181,18 @@ pub async fn forward(
                     node.deliver_to(conn, &out);
                     subscribers.insert(conn, (viewer, out));
                     let request = Ask { viewer: Some(viewer), last_version, ..ask(conn) };
-                    if !node.ask(&game, "sub", &request).await {
+                    if !node.ask(&owner, &game, "sub", &request).await {
                         break true;
                     }
                 }
                 Some(Command::Unsubscribe { conn }) => {
                     subscribers.remove(&conn);
-                    node.ask(&game, "unsub", &ask(conn)).await;
+                    node.ask(&owner, &game, "unsub", &ask(conn)).await;
                 }
                 Some(Command::Action { conn, seat, version, action, req, out }) => {
                     node.deliver_to(conn, &out);
                     let request = Ask { seat: Some(seat), version: Some(version), action: Some(action), req, ..ask(conn) };
-                    if !node.ask(&game, "act", &request).await {
+                    if !node.ask(&owner, &game, "act", &request).await {
                         // Not played: the client may retry, and reaches the game's new home.
                         out.send(error_text(&ApiError::Unavailable, req, Some(&game)));
                         break true;
@@ -239,10 +241,10 @@ pub async fn rehome(tables: Arc<Tables>, rehome: Rehome) {
     }
 }
 
-/// Starts the owner's side (answering `chapterhouse.table.*.*`) and the deliveries to this node's
+/// Starts the owner's side (answering `chapterhouse.table.<this node>.*.*`) and the deliveries to this node's
 /// sockets (`chapterhouse.deliver.<node>`).
 pub(super) async fn start(node: Arc<Node>, state: AppState, stop: CancellationToken) -> anyhow::Result<()> {
-    let mut requests = node.nats.subscribe("chapterhouse.table.*.*").await?;
+    let mut requests = node.nats.subscribe(format!("chapterhouse.table.{}.*.*", node.id)).await?;
     let mut deliveries = node.nats.subscribe(deliver_subject(&node.id)).await?;
     let (owner, tables, until) = (Arc::clone(&node), state.tables.clone(), stop.clone());
     tokio::spawn(async move {
@@ -296,7 +298,7 @@ async fn answer(node: Arc<Node>, tables: Arc<Tables>, message: async_nats::Messa
 }
 
 async fn handle(node: &Arc<Node>, tables: &Arc<Tables>, message: &async_nats::Message) -> bool {
-    let mut parts = message.subject.as_str().split('.').skip(2);
+    let mut parts = message.subject.as_str().split('.').skip(3);
     let (Some(game), Some(verb)) = (parts.next(), parts.next()) else { return false };
     let game = GameId(game.to_string());
     let Ok(ask) = serde_json::from_slice::<Ask>(&message.payload) else { return false };

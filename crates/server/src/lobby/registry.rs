@@ -228,6 +228,10 @@ impl Lobbies {
     pub async fn start(&self, id: &LobbyId, by: &Account) -> Result<(Lobby, GameId), ApiError> {
         let entry = self.entry(id).await?;
         let mut current = entry.lobby.lock().await;
+        if self.tables.cluster().is_some() {
+            // Seats may have changed on another node a moment ago: start from the stored lobby.
+            self.refresh(&entry, &mut current).await?;
+        }
         let descriptor = self.catalog.get(&current.game).ok_or_else(|| ApiError::UnknownGame(current.game.clone()))?;
         let info = descriptor.info();
         let seated = current.seated_for_start(&by.id, info.min_players, info.max_players)?;
