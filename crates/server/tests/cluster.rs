@@ -318,7 +318,7 @@ async fn a_sigkilled_owner_s_games_go_on_elsewhere_and_every_acknowledged_action
     let dir = tempfile::tempdir().unwrap();
     let log_file = dir.path().join("nodes.log");
     let _show = ShowLogOnFailure(log_file.clone());
-    let mut nodes = vec![
+    let mut nodes = [
         Node::start(&db, &nats, &log_file).await,
         Node::start(&db, &nats, &log_file).await,
         Node::start(&db, &nats, &log_file).await,
