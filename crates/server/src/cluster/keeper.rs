@@ -65,21 +65,23 @@ pub(super) async fn run(node: Arc<Node>, tables: Arc<Tables>, stop: Cancellation
 
 /// Renews this node's leases; stops the tables of those another node took.
 async fn renew(node: &Node, tables: &Arc<Tables>) -> Result<(), crate::store::StoreError> {
+    // Only leases held before the renewal can be missing from it: one taken while it runs (a
+    // game being started) is not lost.
+    let before: HashSet<_> = node.leases.games().into_iter().collect();
     for game in node.store.release_finished_leases(&node.id).await? {
         node.leases.drop_lease(&game);
     }
     let ttl = LEASE_TTL.as_millis() as i64;
     let renewed = node.store.renew_leases(&node.id, ttl).await?;
-    for game in node.leases.games() {
-        if !renewed.contains_key(&game) && node.leases.drop_lease(&game) {
-            tables.stop(&game);
+    for game in &before {
+        if !renewed.contains_key(game) && node.leases.drop_lease(game) {
+            tables.stop(game);
         }
     }
     // Held in the store but not in the book (dropped while this node could not renew, and no
     // other node took them since): this node still owns them; play them.
-    let held: HashSet<_> = node.leases.games().into_iter().collect();
     for (game, epoch) in renewed {
-        if !held.contains(&game) {
+        if !before.contains(&game) && node.leases.epoch(&game).is_none() {
             node.leases.hold(game.clone(), epoch);
             if tables.get(&game).is_none_or(|t| t.is_remote()) {
                 if let Err(e) = tables.restore(&game).await {

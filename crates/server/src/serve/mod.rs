@@ -222,6 +222,9 @@ pub async fn serve(
     //    are queued for their sockets.
     tracing::info!("shutting down: finishing pending actions");
     tables.wait_stopped().await;
+    // The cluster's tasks hold the tables (and so the writer): they stop now. The leases renewed
+    // last stay valid for the few moments the writer needs to finish.
+    cluster_stop.cancel();
     // Every action a table answered has its ack (or error) queued before any socket closes: an
     // action that was stored and broadcast must not lose its ack to the shutdown.
     state.answers.close();
@@ -242,7 +245,6 @@ pub async fn serve(
     drop(tables);
     let _ = tokio::time::timeout(Duration::from_secs(5), writer_task).await;
     // Every append is written: the other nodes may take this node's games at once.
-    cluster_stop.cancel();
     if let Some(cluster) = cluster {
         cluster.leave().await;
     }

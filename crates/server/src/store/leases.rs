@@ -116,7 +116,12 @@ impl Store {
     /// # Errors
     /// When the database fails.
     pub async fn renew_leases(&self, node: &str, ttl_ms: i64) -> Result<HashMap<GameId, u64>, StoreError> {
-        let sql = format!("update table_leases set expires_at = {DB_NOW} + $2 where node = $1 returning game, epoch");
+        // The rows are locked in game order, as the store writer's fence locks them: a renewal
+        // and an append of several games never wait for each other in a cycle (a deadlock).
+        let sql = format!(
+            "update table_leases set expires_at = {DB_NOW} + $2 where node = $1 and game in \
+             (select game from table_leases where node = $1 order by game for no key update) returning game, epoch"
+        );
         let rows = sqlx::query(&sql).bind(node).bind(ttl_ms).fetch_all(self.pool()).await?;
         rows.iter().map(|r| Ok((GameId(text(r, "game")?), int(r, "epoch")? as u64))).collect()
     }
