@@ -115,21 +115,31 @@ pub async fn start_game(
     players: usize,
     public: bool,
 ) -> anyhow::Result<(String, Vec<String>)> {
+    start_game_on(args, &args.url, client, players, public).await
+}
+
+/// [`start_game`] through the node at `url` (a cluster: the node that starts a game owns it).
+pub async fn start_game_on(
+    args: &Args,
+    url: &str,
+    client: &reqwest::Client,
+    players: usize,
+    public: bool,
+) -> anyhow::Result<(String, Vec<String>)> {
     let mut tokens = Vec::new();
     for i in 0..players {
-        let session =
-            post(client, format!("{}/api/guest", args.url), None, json!({"name": format!("load{i}")})).await?;
+        let session = post(client, format!("{url}/api/guest"), None, json!({"name": format!("load{i}")})).await?;
         tokens.push(session["token"].as_str().context("token")?.to_string());
     }
     let body = json!({"game": args.game, "public": public});
-    let lobby = post(client, format!("{}/api/lobbies", args.url), Some(&tokens[0]), body).await?;
+    let lobby = post(client, format!("{url}/api/lobbies"), Some(&tokens[0]), body).await?;
     let id = lobby["lobby"]["id"].as_str().context("lobby id")?.to_string();
     let code = lobby["lobby"]["invite_code"].clone();
     for (seat, token) in tokens.iter().enumerate().skip(1) {
-        post(client, format!("{}/api/lobbies/{id}/join", args.url), Some(token), json!({"code": code})).await?;
-        post(client, format!("{}/api/lobbies/{id}/seat", args.url), Some(token), json!({"seat": seat})).await?;
+        post(client, format!("{url}/api/lobbies/{id}/join"), Some(token), json!({"code": code})).await?;
+        post(client, format!("{url}/api/lobbies/{id}/seat"), Some(token), json!({"seat": seat})).await?;
     }
-    let started = post(client, format!("{}/api/lobbies/{id}/start", args.url), Some(&tokens[0]), json!({})).await?;
+    let started = post(client, format!("{url}/api/lobbies/{id}/start"), Some(&tokens[0]), json!({})).await?;
     let game = started["game"].as_str().context("game id")?.to_string();
     Ok((game, tokens))
 }
@@ -152,11 +162,14 @@ async fn new_game(
     args: &Args,
     stats: &Stats,
     client: &reqwest::Client,
-    ws_url: &str,
+    ws_urls: &[String],
+    offset: usize,
 ) -> anyhow::Result<(String, Vec<Player>)> {
-    let (game, tokens) = start_game(args, client, args.players, false).await?;
+    let bases = if args.sockets.is_empty() { std::slice::from_ref(&args.url) } else { &args.sockets[..] };
+    let (game, tokens) = start_game_on(args, &bases[offset % bases.len()], client, args.players, false).await?;
     let mut players = Vec::new();
-    for token in tokens {
+    for (i, token) in tokens.into_iter().enumerate() {
+        let ws_url = &ws_urls[(i + offset) % ws_urls.len()];
         let mut ws = connect(ws_url, Some(&token)).await?;
         ws.send(Message::text(json!({"type": "subscribe", "game": game}).to_string())).await?;
         let (snapshot, _) = recv(&mut ws, stats).await?;
@@ -185,11 +198,14 @@ fn think(rng: &mut GameRng, think_ms: u64) -> Duration {
 /// Plays games back to back until `deadline`.
 pub async fn slot(args: Arc<Args>, stats: Arc<Stats>, deadline: Instant, seed: u64) -> anyhow::Result<()> {
     let client = reqwest::Client::new();
-    let ws_url = format!("{}/ws", args.url.replacen("http", "ws", 1));
+    let bases = if args.sockets.is_empty() { std::slice::from_ref(&args.url) } else { &args.sockets[..] };
+    let ws_urls: Vec<String> = bases.iter().map(|u| format!("{}/ws", u.replacen("http", "ws", 1))).collect();
     let mut rng = GameRng::from_u64(seed);
     let mut first = true;
+    let mut games = seed as usize;
     while Instant::now() < deadline {
-        let (game, mut players) = new_game(&args, &stats, &client, &ws_url).await?;
+        games += 1;
+        let (game, mut players) = new_game(&args, &stats, &client, &ws_urls, games).await?;
         if first {
             first = false;
             stats.ready.fetch_add(1, std::sync::atomic::Ordering::Relaxed);

@@ -53,6 +53,11 @@ pub struct Args {
     /// The server's process id, to read its memory (idle shape).
     #[arg(long)]
     server_pid: Option<u32>,
+    /// Base URLs of cluster nodes: game g is started through the g-th (which then owns it) and
+    /// its player i's socket is on the (g + i)-th, so that players of one game sit on different
+    /// nodes and actions cross nodes. Default: `--url` alone.
+    #[arg(long, value_delimiter = ',')]
+    sockets: Vec<String>,
     /// Print the first this many patch frames received (to see what the bytes are spent on).
     #[arg(long, default_value_t = 0)]
     show_frames: u64,

@@ -3,6 +3,7 @@
 //! - [`chat`]: table chat: what may be written, who may read and write, the live rooms.
 //! - [`catalog`]: every game the server hosts, behind one JSON interface.
 //! - [`cli`]: the offline subcommands (`simulate`, `verify`, `engine`).
+//! - [`cluster`]: cluster mode (`--nats-url`): table leases, routing between nodes over NATS.
 //! - [`clock`]: the validated per-turn time limit and deadlines that cannot overflow.
 //! - [`serve`]: the HTTP/WebSocket server (`chapterhouse serve`): config, start-up, shutdown.
 //! - [`http`]: the router ([`http::app`]) and one module per HTTP resource.
@@ -28,6 +29,7 @@ pub mod catalog;
 pub mod chat;
 pub mod cli;
 pub mod clock;
+pub mod cluster;
 pub mod error;
 pub mod http;
 pub mod ids;

@@ -21,6 +21,7 @@ fn config(db: &TestDb, limits: LimitsConfig) -> ServerConfig {
         catalog: Arc::new(chapterhouse::catalog::Catalog::standard()),
         limits,
         trust_forwarded_for: false,
+        nats_url: None,
     }
 }
 

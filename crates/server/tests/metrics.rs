@@ -23,6 +23,7 @@ async fn metrics_count_actions_by_result_and_show_store_tables_sockets_and_rate_
         catalog: Arc::new(chapterhouse::catalog::Catalog::standard()),
         limits,
         trust_forwarded_for: false,
+        nats_url: None,
     })
     .await;
     let http = server.http();

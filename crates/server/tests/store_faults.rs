@@ -109,6 +109,7 @@ async fn server_behind(db: &TestDb) -> (Proxy, TestServer) {
         catalog: Arc::new(chapterhouse::catalog::Catalog::standard()),
         limits: generous_limits(),
         trust_forwarded_for: false,
+        nats_url: None,
     })
     .await;
     (proxy, server)

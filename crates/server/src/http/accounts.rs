@@ -110,6 +110,7 @@ async fn logout(State(state): State<AppState>, Token(token): Token) -> Result<St
     if state.store.revoke_token(&hash).await? {
         // Sockets opened with this token stop acting for the account before the answer goes out.
         state.sessions.revoke(&hash);
+        revoked_elsewhere(&state, hash).await;
         Ok(StatusCode::NO_CONTENT)
     } else {
         Err(ApiError::InvalidToken)
@@ -120,8 +121,16 @@ async fn logout(State(state): State<AppState>, Token(token): Token) -> Result<St
 async fn logout_everywhere(State(state): State<AppState>, Auth(account): Auth) -> Result<StatusCode, ApiError> {
     for hash in state.store.revoke_all_tokens(&account.id).await? {
         state.sessions.revoke(&hash);
+        revoked_elsewhere(&state, hash).await;
     }
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// Cluster mode: the other nodes close their sockets opened with the token too.
+async fn revoked_elsewhere(state: &AppState, token_hash: String) {
+    if let Some(cluster) = state.tables.cluster() {
+        cluster.publish(crate::cluster::notice::Notice::Revoked { token_hash }).await;
+    }
 }
 
 async fn me(Auth(account): Auth) -> Json<Account> {

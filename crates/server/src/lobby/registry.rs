@@ -3,6 +3,7 @@
 
 use super::{Lobby, LobbyStatus, Standing};
 use crate::catalog::Catalog;
+use crate::cluster::notice::Notice;
 use crate::error::ApiError;
 use crate::ids::{AccountId, GameId, LobbyId};
 use crate::protocol::ServerMsg;
@@ -33,7 +34,7 @@ pub struct LobbyUpdate {
 }
 
 /// The host removed `account` from `lobby` (whose game, if started, is `game`).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Kick {
     /// The lobby.
     pub lobby: LobbyId,
@@ -150,14 +151,64 @@ impl Lobbies {
     ) -> Result<Lobby, ApiError> {
         let entry = self.entry(id).await?;
         let mut current = entry.lobby.lock().await;
+        let cluster = self.tables.cluster().cloned();
+        let mut stored_state = None;
+        if cluster.is_some() {
+            // Another node may have changed it: start from the stored state.
+            stored_state = Some(self.refresh(&entry, &mut current).await?);
+        }
         let mut next = current.clone();
         f(&mut next)?;
         if next != *current {
-            self.store.update_lobby(&next.record()).await?;
+            match &cluster {
+                None => self.store.update_lobby(&next.record()).await?,
+                // Written only over the state this change started from; a change another node
+                // made in between wins, and this one is refused as retryable.
+                Some(_) => {
+                    let expected = stored_state.unwrap_or_else(|| current.record().state);
+                    if !self.store.update_lobby_if(&next.record(), &expected).await? {
+                        return Err(ApiError::Unavailable);
+                    }
+                }
+            }
             *current = next;
             let _ = entry.updates.send(lobby_update(&current));
+            if let Some(cluster) = cluster {
+                cluster.publish(Notice::Lobby { lobby: Box::new(current.clone()) }).await;
+            }
         }
         Ok(current.clone())
+    }
+
+    /// Replaces `current` with the lobby's stored state, telling local followers if it changed.
+    /// Returns the stored state as it is stored.
+    async fn refresh(&self, entry: &LobbyEntry, current: &mut Lobby) -> Result<Value, ApiError> {
+        let record = self.store.lobby(&current.id).await?.ok_or(ApiError::LobbyNotFound)?;
+        let stored: Lobby = serde_json::from_value(record.state.clone()).map_err(|e| {
+            tracing::error!(lobby = %current.id, error = %e, "unreadable lobby");
+            ApiError::Internal
+        })?;
+        if stored != *current {
+            *current = stored;
+            let _ = entry.updates.send(lobby_update(current));
+        }
+        Ok(record.state)
+    }
+
+    /// Cluster mode: another node changed a lobby (and stored it). If this node holds it, it
+    /// takes the new state and tells its followers.
+    pub async fn changed_elsewhere(&self, lobby: Lobby) {
+        let Some(entry) = self.map.lock().ok().and_then(|m| m.get(&lobby.id).cloned()) else { return };
+        let mut current = entry.lobby.lock().await;
+        if *current != lobby {
+            *current = lobby;
+            let _ = entry.updates.send(lobby_update(&current));
+        }
+    }
+
+    /// Cluster mode: a host on another node removed someone; this node's sockets act on it.
+    pub fn kicked_elsewhere(&self, kick: Kick) {
+        let _ = self.kicks.send(kick);
     }
 
     /// The host seats a new bot account.
@@ -180,6 +231,10 @@ impl Lobbies {
     pub async fn start(&self, id: &LobbyId, by: &Account) -> Result<(Lobby, GameId), ApiError> {
         let entry = self.entry(id).await?;
         let mut current = entry.lobby.lock().await;
+        if self.tables.cluster().is_some() {
+            // Seats may have changed on another node a moment ago: start from the stored lobby.
+            self.refresh(&entry, &mut current).await?;
+        }
         let descriptor = self.catalog.get(&current.game).ok_or_else(|| ApiError::UnknownGame(current.game.clone()))?;
         let info = descriptor.info();
         let seated = current.seated_for_start(&by.id, info.min_players, info.max_players)?;
@@ -207,12 +262,20 @@ impl Lobbies {
         let mut next = current.clone();
         next.status = LobbyStatus::Started;
         next.game_id = Some(game_id.clone());
+        let cluster = self.tables.cluster().cloned();
+        if let Some(cluster) = &cluster {
+            // The lease first, so that no other node can take the new game before its table runs.
+            cluster.claim_new(&game_id).await?;
+        }
         self.store.start_game(&new_game, Some(&next.record())).await?;
         let record = GameRecord { setup: new_game, status: GameStatus::Running, outcome: None };
-        self.tables.spawn(&record, Rebuilt { game, version: 0 });
+        self.tables.start(&record, Rebuilt { game, version: 0 });
         *current = next;
         tracing::info!(lobby = %id, game = %game_id, players = seated.len(), "game started");
         let _ = entry.updates.send(lobby_update(&current));
+        if let Some(cluster) = &cluster {
+            cluster.publish(Notice::Lobby { lobby: Box::new(current.clone()) }).await;
+        }
         let started = current.clone();
         drop(current);
         drop(entry);
@@ -269,7 +332,11 @@ impl Lobbies {
     pub async fn kick(&self, id: &LobbyId, by: &AccountId, target: &AccountId) -> Result<Lobby, ApiError> {
         let lobby = self.change(id, |l| l.kick(by, target)).await?;
         if lobby.kicked.contains(target) {
-            let _ = self.kicks.send(Kick { lobby: id.clone(), account: target.clone(), game: lobby.game_id.clone() });
+            let kick = Kick { lobby: id.clone(), account: target.clone(), game: lobby.game_id.clone() };
+            let _ = self.kicks.send(kick.clone());
+            if let Some(cluster) = self.tables.cluster() {
+                cluster.publish(Notice::Kick { lobby: id.clone(), kick }).await;
+            }
         }
         Ok(lobby)
     }

@@ -4,6 +4,7 @@
 
 use crate::accounts::Passwords;
 use crate::catalog::Catalog;
+use crate::cluster::Node;
 use crate::http::app;
 use crate::limits::{Limits, LimitsConfig};
 use crate::lobby::registry::Lobbies;
@@ -57,6 +58,10 @@ pub struct ServeArgs {
     /// where every simulated player comes from one address.
     #[arg(long, env = "CHAPTERHOUSE_NO_LIMITS")]
     pub no_limits: bool,
+    /// Run as one node of a cluster joined by the NATS server at this URL (`nats://host:4222`);
+    /// needs a PostgreSQL `--database-url` shared by every node (see docs/scaling.md).
+    #[arg(long, env = "CHAPTERHOUSE_NATS_URL")]
+    pub nats_url: Option<String>,
 }
 
 /// What a server needs besides its listener.
@@ -76,6 +81,8 @@ pub struct ServerConfig {
     pub limits: LimitsConfig,
     /// Whether `X-Forwarded-For` names the client.
     pub trust_forwarded_for: bool,
+    /// Cluster mode: the NATS server joining the nodes (`None`: one node on its own).
+    pub nats_url: Option<String>,
 }
 
 impl From<&ServeArgs> for ServerConfig {
@@ -92,6 +99,7 @@ impl From<&ServeArgs> for ServerConfig {
             catalog: Arc::new(Catalog::standard()),
             limits: if args.no_limits { LimitsConfig::unlimited() } else { LimitsConfig::default() },
             trust_forwarded_for: args.trust_forwarded_for,
+            nats_url: args.nats_url.clone(),
         }
     }
 }
@@ -151,12 +159,22 @@ pub async fn serve(
     crate::metrics::install();
     let store = Store::open(&config.database_url).await.context("cannot open the store")?;
     tracing::info!(backend = ?store.backend(), "store ready");
-    let (writer, writer_task) = Writer::spawn(store.clone());
+    let cluster = match &config.nats_url {
+        Some(url) => Some(Node::connect(url, store.clone()).await?),
+        None => None,
+    };
+    let (writer, writer_task) = Writer::spawn_fenced(store.clone(), cluster.as_ref().map(|c| c.leases()));
     let catalog = config.catalog.clone();
     let stopping = CancellationToken::new();
     let tables = Arc::new(Tables::new(store.clone(), catalog.clone(), writer, stopping.clone(), config.tables));
-    let (restored, broken) = tables.recover().await.context("cannot restore unfinished games")?;
-    tracing::info!(restored, broken, "unfinished games restored");
+    if let Some(cluster) = &cluster {
+        // Unfinished games are not all this node's: each node's lease keeper takes its share of
+        // the games nobody holds.
+        tables.join_cluster(Arc::clone(cluster));
+    } else {
+        let (restored, broken) = tables.recover().await.context("cannot restore unfinished games")?;
+        tracing::info!(restored, broken, "unfinished games restored");
+    }
     let state = AppState {
         lobbies: Arc::new(Lobbies::new(store.clone(), catalog.clone(), tables.clone())),
         store: store.clone(),
@@ -176,6 +194,10 @@ pub async fn serve(
         trust_forwarded_for: config.trust_forwarded_for,
         chat: Arc::default(),
     };
+    let cluster_stop = CancellationToken::new();
+    if let Some(cluster) = &cluster {
+        cluster.start(state.clone(), cluster_stop.clone()).await.context("cannot join the cluster")?;
+    }
     let addr = listener.local_addr()?;
     tracing::info!(%addr, "listening");
 
@@ -203,6 +225,9 @@ pub async fn serve(
     //    are queued for their sockets.
     tracing::info!("shutting down: finishing pending actions");
     tables.wait_stopped().await;
+    // The cluster's tasks hold the tables (and so the writer): they stop now. The leases renewed
+    // last stay valid for the few moments the writer needs to finish.
+    cluster_stop.cancel();
     // Every action a table answered has its ack (or error) queued before any socket closes: an
     // action that was stored and broadcast must not lose its ack to the shutdown.
     state.answers.close();
@@ -222,6 +247,10 @@ pub async fn serve(
     drop(state);
     drop(tables);
     let _ = tokio::time::timeout(Duration::from_secs(5), writer_task).await;
+    // Every append is written: the other nodes may take this node's games at once.
+    if let Some(cluster) = cluster {
+        cluster.leave().await;
+    }
     store.close().await;
     tracing::info!("stopped");
     Ok(())

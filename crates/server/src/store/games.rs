@@ -1,6 +1,6 @@
 //! Games and their write-ahead action logs.
 
-use super::{int, json, opt_int, opt_text, text, LobbyRecord, Store, StoreError};
+use super::{int, json, opt_int, opt_text, text, Fence, LobbyRecord, Store, StoreError};
 use crate::clock::TurnLimit;
 use crate::ids::{now_ms, AccountId, GameId, LobbyId};
 use game_core::{GameLog, LogEntry, Outcome, Seat, Seed, StateHash};
@@ -361,12 +361,45 @@ impl Store {
     /// # Errors
     /// [`StoreError::Conflict`] if a seq is already taken (nothing of the batch is written then).
     pub async fn append_actions<'a>(&self, rows: impl IntoIterator<Item = &'a ActionRow>) -> Result<(), StoreError> {
+        self.append_actions_fenced(rows, None).await
+    }
+
+    /// [`Store::append_actions`], refused unless `fence` (cluster mode) still holds every game's
+    /// lease at its epoch. The lease rows are read `for share` in the appending transaction: a
+    /// node taking a lease over waits for this commit, and then reads a log that includes it.
+    ///
+    /// # Errors
+    /// [`StoreError::Fenced`] for a game whose lease this node no longer holds (nothing of the
+    /// batch is written then), or as [`Store::append_actions`].
+    pub async fn append_actions_fenced<'a>(
+        &self,
+        rows: impl IntoIterator<Item = &'a ActionRow>,
+        fence: Option<&Fence<'_>>,
+    ) -> Result<(), StoreError> {
         let rows: Vec<&ActionRow> = rows.into_iter().collect();
         if rows.is_empty() {
             return Ok(());
         }
         let now = now_ms();
         let mut tx = self.pool().begin().await?;
+        if let Some(fence) = fence {
+            let mut games: Vec<&GameId> = rows.iter().map(|r| &r.game).collect();
+            games.sort();
+            games.dedup();
+            for game in games {
+                let held = fence.epoch(game);
+                let stored = sqlx::query("select epoch from table_leases where game = $1 and node = $2 for share")
+                    .bind(game.as_str())
+                    .bind(fence.node)
+                    .fetch_optional(&mut *tx)
+                    .await?
+                    .map(|r| int(&r, "epoch"))
+                    .transpose()?;
+                if held.is_none() || stored.map(|e| e as u64) != held {
+                    return Err(StoreError::Fenced(game.clone()));
+                }
+            }
+        }
         for chunk in rows.chunks(INSERT_CHUNK) {
             let sql = insert_actions_sql(chunk.len());
             let mut query = sqlx::query(&sql).bind(now);

@@ -77,6 +77,28 @@ impl Store {
         Ok(())
     }
 
+    /// [`Store::update_lobby`], only if the stored state is still `expected` (cluster mode: two
+    /// nodes changing one lobby at once cannot both win). False when it was not.
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub async fn update_lobby_if(&self, lobby: &LobbyRecord, expected: &serde_json::Value) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "update lobbies set public = $1, status = $2, host = $3, state = $4, updated_at = $5 \
+             where id = $6 and state = $7",
+        )
+        .bind(i64::from(lobby.public))
+        .bind(lobby.status.as_str())
+        .bind(lobby.host.as_str())
+        .bind(lobby.state.to_string())
+        .bind(now_ms())
+        .bind(lobby.id.as_str())
+        .bind(expected.to_string())
+        .execute(self.pool())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// One lobby.
     ///
     /// # Errors

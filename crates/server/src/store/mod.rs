@@ -7,6 +7,7 @@
 mod accounts;
 mod chat;
 mod games;
+mod leases;
 mod lobbies;
 mod profiles;
 mod ratings;
@@ -15,6 +16,7 @@ pub mod writer;
 
 pub use accounts::{Account, AccountKind};
 pub use games::{ActionRow, GameRecord, GameStatus, GameSummary, NewGame};
+pub use leases::{Fence, LeaseBook, LeaseHolder};
 pub use lobbies::LobbyRecord;
 pub use profiles::PlayedGame;
 pub use ratings::RatingRow;
@@ -35,6 +37,9 @@ pub enum StoreError {
     /// The database failed.
     #[error("database: {0}")]
     Db(#[from] sqlx::Error),
+    /// Cluster mode: this node no longer holds the game's lease (another node took it over).
+    #[error("not the owner of game {0} any more")]
+    Fenced(crate::ids::GameId),
     /// Migrations failed.
     #[error("migrations: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),

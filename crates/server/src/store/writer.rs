@@ -14,7 +14,7 @@
 //!   with [`AppendError::Unavailable`] (rather than each waiting out the pool's timeout in turn),
 //!   probes it in the background, and takes appends again as soon as it answers.
 
-use super::{ActionRow, Store, StoreError};
+use super::{ActionRow, LeaseBook, Store, StoreError};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -54,6 +54,10 @@ pub enum AppendError {
         /// The sequence number.
         seq: u64,
     },
+    /// Cluster mode: this node no longer holds the game's lease; nothing was written (the new
+    /// owner plays the game from the store).
+    #[error("this node no longer owns the game")]
+    NotOwner,
     /// The database refused or failed.
     #[error("append failed: {0}")]
     Failed(String),
@@ -98,9 +102,15 @@ impl Writer {
     /// Starts the writer task on `store`. It runs until every handle is dropped, then finishes
     /// what is queued; await the returned handle to know that every accepted append is written.
     pub fn spawn(store: Store) -> (Writer, tokio::task::JoinHandle<()>) {
+        Writer::spawn_fenced(store, None)
+    }
+
+    /// [`Writer::spawn`] for a cluster node: every append is refused unless the node holds the
+    /// game's lease in `leases`, checked in the appending transaction.
+    pub fn spawn_fenced(store: Store, leases: Option<Arc<LeaseBook>>) -> (Writer, tokio::task::JoinHandle<()>) {
         let (tx, rx) = mpsc::channel(4 * MAX_BATCH);
         let health = Health::default();
-        let task = tokio::spawn(run(store, rx, health.clone()));
+        let task = tokio::spawn(run(store, rx, health.clone(), leases));
         (Writer { tx, health }, task)
     }
 
@@ -133,7 +143,7 @@ fn unreachable(e: &StoreError) -> bool {
     )
 }
 
-async fn run(store: Store, mut rx: mpsc::Receiver<Append>, health: Health) {
+async fn run(store: Store, mut rx: mpsc::Receiver<Append>, health: Health, leases: Option<Arc<LeaseBook>>) {
     let mut batch: Vec<Append> = Vec::with_capacity(MAX_BATCH);
     while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
         if health.is_down() {
@@ -143,7 +153,8 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Append>, health: Health) {
             continue;
         }
         let started = std::time::Instant::now();
-        let committed = store.append_actions(batch.iter().map(|a| &a.row)).await;
+        let fence = leases.as_ref().map(|l| l.fence());
+        let committed = store.append_actions_fenced(batch.iter().map(|a| &a.row), fence.as_ref()).await;
         crate::metrics::batch_committed(batch.len(), started.elapsed());
         if committed.is_ok() {
             for append in batch.drain(..) {
@@ -154,7 +165,7 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Append>, health: Health) {
         // One by one: an append that conflicts may have been committed by this very batch
         // (its reply lost), and one bad append must not fail the others.
         for append in batch.drain(..) {
-            let result = append_one(&store, &append.row).await;
+            let result = append_one(&store, &append.row, fence.as_ref()).await;
             if matches!(result, Err(AppendError::Unavailable)) {
                 health.went_down(&store);
             }
@@ -163,11 +174,15 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Append>, health: Health) {
     }
 }
 
-async fn append_one(store: &Store, row: &ActionRow) -> Result<(), AppendError> {
-    let error = match store.append_actions(std::slice::from_ref(row)).await {
+async fn append_one(store: &Store, row: &ActionRow, fence: Option<&super::Fence<'_>>) -> Result<(), AppendError> {
+    let error = match store.append_actions_fenced(std::slice::from_ref(row), fence).await {
         Ok(()) => return Ok(()),
         Err(e) => e,
     };
+    if let StoreError::Fenced(game) = &error {
+        tracing::warn!(%game, seq = row.seq, "append refused: this node no longer holds the game's lease");
+        return Err(AppendError::NotOwner);
+    }
     if unreachable(&error) {
         tracing::error!(game = %row.game, seq = row.seq, error = %error, "action append failed: store unreachable");
         return Err(AppendError::Unavailable);

@@ -178,7 +178,7 @@ impl Actor {
                 }
                 self.schedule_idle();
             }
-            Command::Action { seat, version, action, req, out } => {
+            Command::Action { seat, version, action, req, out, .. } => {
                 let answer = Answer { out: Some(out), req, game: self.info.id.clone() };
                 let started = std::time::Instant::now();
                 let result = self.client_action(seat, version, action).await;
@@ -237,7 +237,9 @@ impl Actor {
         if let Err(e) = self.writer.append(row).await {
             let error = match e {
                 AppendError::Stopped => ApiError::ShuttingDown,
-                AppendError::Unavailable => ApiError::Unavailable,
+                // Cluster mode: the lease moved; the node's lease keeper stops this table, and the
+                // client, retrying, reaches the new owner.
+                AppendError::Unavailable | AppendError::NotOwner => ApiError::Unavailable,
                 AppendError::Diverged { seq } => {
                     tracing::error!(game = %self.info.id, seq, "table out of step with the store; reloading");
                     ApiError::Internal

@@ -17,7 +17,7 @@ use game_core::{DynGame, Seat, Viewer};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, OnceLock, RwLock};
 use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -97,6 +97,8 @@ pub enum Command {
     /// patches are queued: an `ack` (right behind the mover's own patch, in the same queue) or
     /// an `error`; no task in between, so the ack leaves with the patch.
     Action {
+        /// The sender's connection (a cluster node routes the answer back to it by this).
+        conn: ConnId,
         /// The seat acting.
         seat: Seat,
         /// The version the client saw.
@@ -117,12 +119,21 @@ pub struct TableHandle {
     pub info: Arc<TableInfo>,
     tx: mpsc::Sender<Command>,
     instance: u64,
+    /// Cancelled to stop this table alone (cluster mode: its lease was lost).
+    stop: CancellationToken,
+    /// Whether this handle forwards to the game's owner on another node (cluster mode).
+    remote: bool,
 }
 
 impl TableHandle {
     /// Sends a command; false if the table has stopped.
     pub async fn send(&self, command: Command) -> bool {
         self.tx.send(command).await.is_ok()
+    }
+
+    /// Whether this handle forwards to another node (cluster mode) rather than to a local table.
+    pub fn is_remote(&self) -> bool {
+        self.remote
     }
 }
 
@@ -158,6 +169,8 @@ pub struct Tables {
     tracker: TaskTracker,
     config: TableConfig,
     next_instance: AtomicU64,
+    /// This node's place in a cluster (`--nats-url`), set once at start-up; unset on a single node.
+    cluster: OnceLock<Arc<crate::cluster::Node>>,
 }
 
 /// A game rebuilt from its log.
@@ -186,7 +199,33 @@ impl Tables {
             tracker: TaskTracker::new(),
             config,
             next_instance: AtomicU64::new(1),
+            cluster: OnceLock::new(),
         }
+    }
+
+    /// Joins this registry to a cluster: games are then played where their lease is held.
+    pub fn join_cluster(&self, node: Arc<crate::cluster::Node>) {
+        let _ = self.cluster.set(node);
+    }
+
+    /// The cluster this node belongs to, if any.
+    pub fn cluster(&self) -> Option<&Arc<crate::cluster::Node>> {
+        self.cluster.get()
+    }
+
+    /// Stops one local table (cluster mode: its lease was lost); the next request for the game
+    /// finds its new owner.
+    pub fn stop(&self, id: &GameId) {
+        if let Some(handle) = self.get(id).filter(|h| !h.remote) {
+            tracing::warn!(game = %id, "table stopped: this node no longer holds its lease");
+            handle.stop.cancel();
+        }
+    }
+
+    /// Starts the table of a game just created (with its first state): in cluster mode the
+    /// caller took its lease first, see [`crate::cluster::Node::claim_new`].
+    pub fn start(self: &Arc<Self>, record: &GameRecord, rebuilt: Rebuilt) -> TableHandle {
+        self.spawn(record, rebuilt)
     }
 
     /// The live table of a game, if it is live.
@@ -221,6 +260,13 @@ impl Tables {
         };
         if record.status == GameStatus::Broken {
             return Err(ApiError::GameBroken);
+        }
+        // Cluster mode: a running game is played by its lease holder; another node's socket
+        // reaches it through a forwarding handle. A finished game is read-only: any node loads it.
+        if let (Some(cluster), GameStatus::Running) = (self.cluster(), record.status) {
+            if let crate::cluster::Claim::Theirs(owner) = cluster.claim(id).await? {
+                return Ok(self.spawn_remote(cluster.clone(), &record, owner));
+            }
         }
         let actions = self.store.actions(id).await?;
         let rebuilt = self.rebuild_blocking(&record, actions).await.map_err(|e| {
@@ -284,7 +330,7 @@ impl Tables {
     }
 
     /// Reads, rebuilds and starts one stored game; returns its version.
-    async fn restore(self: &Arc<Self>, id: &GameId) -> Result<u64, String> {
+    pub(crate) async fn restore(self: &Arc<Self>, id: &GameId) -> Result<u64, String> {
         let record = self.store.game(id).await.map_err(|e| e.to_string())?.ok_or("the game row is gone")?;
         let actions = self.store.actions(id).await.map_err(|e| e.to_string())?;
         let rebuilt = self.rebuild_blocking(&record, actions).await?;
@@ -296,24 +342,20 @@ impl Tables {
     /// Starts the task of a table (or returns the one already live for that game).
     pub fn spawn(self: &Arc<Self>, record: &GameRecord, rebuilt: Rebuilt) -> TableHandle {
         let setup = &record.setup;
-        let info = Arc::new(TableInfo {
-            id: setup.id.clone(),
-            catalog_id: setup.game.clone(),
-            lobby: setup.lobby.clone(),
-            seats: setup.seats.clone(),
-            accounts: setup.accounts.clone(),
-            bots: setup.bots.clone(),
-            public: setup.public,
-            invite_code: setup.invite_code.clone(),
-            turn_seconds: setup.turn_seconds,
-            waiting: Arc::default(),
-        });
+        let info = table_info(record);
         let (tx, rx) = mpsc::channel(256);
-        let handle =
-            TableHandle { info: info.clone(), tx, instance: self.next_instance.fetch_add(1, Ordering::Relaxed) };
+        let stop = self.shutdown.child_token();
+        let handle = TableHandle {
+            info: info.clone(),
+            tx,
+            instance: self.next_instance.fetch_add(1, Ordering::Relaxed),
+            stop: stop.clone(),
+            remote: false,
+        };
         {
             let Ok(mut map) = self.map.write() else { return handle };
-            if let Some(existing) = map.get(&setup.id) {
+            // A forwarding handle gives way: this node now owns the game.
+            if let Some(existing) = map.get(&setup.id).filter(|h| !h.remote) {
                 return existing.clone();
             }
             map.insert(setup.id.clone(), handle.clone());
@@ -329,7 +371,7 @@ impl Tables {
                 store: self.store.clone(),
                 catalog: self.catalog.clone(),
             },
-            self.shutdown.clone(),
+            stop,
             self.config.clone(),
         );
         let registered = Registered { tables: Arc::clone(self), id: setup.id.clone(), instance: handle.instance };
@@ -338,6 +380,43 @@ impl Tables {
             // and the next request reloads it from the store.
             let _registered = registered;
             actor.run().await;
+        });
+        handle
+    }
+
+    /// Registers a handle that forwards to the game's owner on node `owner` (cluster mode), or
+    /// returns the handle already registered.
+    fn spawn_remote(
+        self: &Arc<Self>,
+        cluster: Arc<crate::cluster::Node>,
+        record: &GameRecord,
+        owner: String,
+    ) -> TableHandle {
+        let info = table_info(record);
+        let (tx, rx) = mpsc::channel(256);
+        let handle = TableHandle {
+            info: info.clone(),
+            tx,
+            instance: self.next_instance.fetch_add(1, Ordering::Relaxed),
+            stop: self.shutdown.child_token(),
+            remote: true,
+        };
+        {
+            let Ok(mut map) = self.map.write() else { return handle };
+            if let Some(existing) = map.get(&record.setup.id) {
+                return existing.clone();
+            }
+            map.insert(record.setup.id.clone(), handle.clone());
+        }
+        let registered =
+            Registered { tables: Arc::clone(self), id: record.setup.id.clone(), instance: handle.instance };
+        let tables = Arc::clone(self);
+        let stop = handle.stop.clone();
+        self.tracker.spawn(async move {
+            let rehome = crate::cluster::forward(cluster, info, owner, rx, stop).await;
+            // Out of the registry first, so that the subscribers find the game's new home.
+            drop(registered);
+            crate::cluster::rehome(tables, rehome).await;
         });
         handle
     }
@@ -356,6 +435,23 @@ impl Tables {
         self.tracker.close();
         self.tracker.wait().await;
     }
+}
+
+/// What everyone may know about a game's table, from its stored record.
+fn table_info(record: &GameRecord) -> Arc<TableInfo> {
+    let setup = &record.setup;
+    Arc::new(TableInfo {
+        id: setup.id.clone(),
+        catalog_id: setup.game.clone(),
+        lobby: setup.lobby.clone(),
+        seats: setup.seats.clone(),
+        accounts: setup.accounts.clone(),
+        bots: setup.bots.clone(),
+        public: setup.public,
+        invite_code: setup.invite_code.clone(),
+        turn_seconds: setup.turn_seconds,
+        waiting: Arc::default(),
+    })
 }
 
 /// A live table's place in the registry, given up when its task ends (see [`Tables::spawn`]).

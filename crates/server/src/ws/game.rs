@@ -97,7 +97,8 @@ impl Connection {
             let table = self.table(game).await?;
             let seat = table.info.access().player(account.as_ref())?;
             // The table answers on this socket's queue itself, right behind the mover's patch.
-            let command = Command::Action { seat, version, action: action.clone(), req, out: self.out.clone() };
+            let command =
+                Command::Action { conn: self.id, seat, version, action: action.clone(), req, out: self.out.clone() };
             if !table.send(command).await {
                 self.forget(game);
                 continue;

@@ -114,6 +114,7 @@ pub fn config(db: &TestDb) -> ServerConfig {
         catalog: Arc::new(Catalog::standard()),
         limits: generous_limits(),
         trust_forwarded_for: false,
+        nats_url: None,
     }
 }
 
@@ -157,6 +158,7 @@ impl TestServer {
             catalog: Arc::new(Catalog::standard()),
             limits: generous_limits(),
             trust_forwarded_for: false,
+            nats_url: None,
         };
         TestServer::start_config(config).await
     }
@@ -171,6 +173,7 @@ impl TestServer {
             catalog,
             limits: generous_limits(),
             trust_forwarded_for: false,
+            nats_url: None,
         };
         TestServer::start_config(config).await
     }
