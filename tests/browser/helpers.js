@@ -108,8 +108,14 @@ export async function moveOnce(page, random, { board = false } = {}) {
   return true;
 }
 
-/** Plays on every page until the game is over on all of them (or `maxMs` passes). */
+/**
+ * Plays on every page until the game is over on all of them (or `maxMs` passes). The pages ask for
+ * reduced motion while they play: a piece that slides for 450 ms is not "stable" to Playwright, so
+ * every click on it would wait for the slide, and a whole game of that is minutes on a busy
+ * machine. The slides themselves are tested in feedback.test.js.
+ */
 export async function playToEnd(pages, { seed = 1, maxMs = 120000, board = false, onMove } = {}) {
+  for (const p of pages) await p.emulateMedia({ reducedMotion: 'reduce' });
   const random = rng(seed);
   const deadline = Date.now() + maxMs;
   let moves = 0;
