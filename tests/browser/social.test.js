@@ -5,6 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, launch, guest, createLobby, joinAndSit, start, playToEnd } from './helpers.js';
+import { axeProblems } from './axe.js';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -95,6 +96,11 @@ test('"Play again" at the result opens a rematch the other player accepts; the p
   assert.match(row, /Bob/);
   assert.match(await ana.textContent('[data-testid="profile-result"]'), /won|place \d/);
   assert.equal(await ana.$$eval('[data-testid="profile-finished"] a[href^="#/replay/"]', (els) => els.length), 1);
+  assert.deepEqual(await axeProblems(ana), [], 'axe-core: the profile page');
+  // The leaderboard of the game (guests are unrated, so it may be empty; it must still be readable).
+  await ana.click('[data-testid="leaderboard-link"]');
+  await ana.waitForSelector('[data-testid="leaderboard"] h1');
+  assert.deepEqual(await axeProblems(ana), [], 'axe-core: the leaderboard');
   for (const p of [ana, bob]) assert.deepEqual(p.errors, []);
   for (const p of [ana, bob]) await p.context().close();
 });
