@@ -245,6 +245,9 @@ pub struct Delivery {
 pub struct ChatRooms {
     rooms: Mutex<HashMap<Room, broadcast::Sender<Delivery>>>,
     last_id: AtomicI64,
+    /// In cluster mode, where every delivery also goes so that the other nodes' followers get it
+    /// (see `cluster::notice`); unset on a single server.
+    relay: std::sync::OnceLock<tokio::sync::mpsc::UnboundedSender<(Room, Delivery)>>,
 }
 
 /// How many deliveries may wait for one slow follower before it skips some.
@@ -259,12 +262,26 @@ impl ChatRooms {
         rooms.entry(room.clone()).or_insert_with(|| broadcast::channel(ROOM_BUFFER).0).subscribe()
     }
 
-    /// Sends to everyone following `room`.
+    /// Sends to everyone following `room`: on this server, and through the relay (cluster mode) on
+    /// every other node.
     pub fn publish(&self, room: &Room, delivery: Delivery) {
+        if let Some(relay) = self.relay.get() {
+            let _ = relay.send((room.clone(), delivery.clone()));
+        }
+        self.publish_here(room, delivery);
+    }
+
+    /// Sends to the followers of `room` on this server only (a delivery relayed from another node).
+    pub fn publish_here(&self, room: &Room, delivery: Delivery) {
         let rooms = self.rooms.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(tx) = rooms.get(room) {
             let _ = tx.send(delivery);
         }
+    }
+
+    /// From now on every delivery also goes to `relay`, in order (cluster mode). Set once.
+    pub fn relay_to(&self, relay: tokio::sync::mpsc::UnboundedSender<(Room, Delivery)>) {
+        let _ = self.relay.set(relay);
     }
 
     /// A new message id: microseconds since the epoch, and always above the last one given, so

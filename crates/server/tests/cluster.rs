@@ -304,6 +304,28 @@ async fn players_on_two_nodes_and_a_spectator_on_a_third_play_a_game_that_verifi
     assert_eq!(fresh.view, spectator.view, "the spectator's patched view is the spectators' view");
     check_log(&ben, &game, &[0, 1], &acked, dir.path()).await;
 
+    // The game's chat reaches its followers on every node: Ana writes on node 0; Ben on node 1 and a
+    // spectator on node 2 read it (and so does Ana).
+    let mut chat = Vec::new();
+    for (node, token) in
+        [(nodes[0].addr, ana.token.as_deref()), (nodes[1].addr, ben.token.as_deref()), (nodes[2].addr, None)]
+    {
+        let mut ws = Ws::connect(node, token).await;
+        ws.send(json!({"type": "subscribe", "game": game})).await;
+        let first = ws.recv_until(|m| m["type"] == "snapshot" || m["type"] == "error").await;
+        assert_eq!(first["type"], "snapshot", "{first}");
+        // The pong comes after the chat follow is set up (messages are handled in order).
+        ws.send(json!({"type": "ping", "req": 50})).await;
+        ws.recv_until(|m| m["type"] == "pong").await;
+        chat.push(ws);
+    }
+    chat[0].send(json!({"type": "chat", "game": game, "text": "good game", "req": 51})).await;
+    for (i, ws) in chat.iter_mut().enumerate() {
+        let msg = ws.recv_until(|m| m["type"] == "chat" || m["type"] == "error").await;
+        assert_eq!((msg["type"].as_str(), msg["text"].as_str()), (Some("chat"), Some("good game")), "node {i}: {msg}");
+        assert_eq!(msg["from"]["name"], "Ana", "node {i}: {msg}");
+    }
+
     // A sign-out on one node closes the account's socket on another.
     let mut ben_socket = Ws::connect(nodes[2].addr, ben.token.as_deref()).await;
     ben.post("/api/logout", json!({})).await;
