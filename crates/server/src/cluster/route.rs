@@ -209,6 +209,24 @@ pub async fn forward(
     if moved {
         tracing::info!(%game, %owner, "the game moved from its owner");
     }
+    // Commands still queued when the loop ended must not vanish unanswered (a client would wait
+    // for its snapshot forever): subscriptions go with the others to the game's new home, and an
+    // action is answered `server/unavailable` (not played; the client retries there).
+    rx.close();
+    while let Ok(command) = rx.try_recv() {
+        match command {
+            Command::Subscribe { conn, viewer, out, .. } => {
+                node.deliver_to(conn, &out);
+                subscribers.insert(conn, (viewer, out));
+            }
+            Command::Unsubscribe { conn } => {
+                subscribers.remove(&conn);
+            }
+            Command::Action { req, out, .. } => {
+                out.send(error_text(&ApiError::Unavailable, req, Some(&game)));
+            }
+        }
+    }
     let subscribers = if moved {
         subscribers.into_iter().map(|(conn, (viewer, out))| (conn, viewer, out)).collect()
     } else {
