@@ -135,9 +135,17 @@ export async function playToEnd(pages, { seed = 1, maxMs = 120000, board = false
   }
 }
 
+/** Waits until no piece or card is sliding (motion.js), so a picture or a measure shows where things are. */
+export async function settled(page) {
+  await page.evaluate(() => Promise.all(document.getAnimations()
+    .filter((a) => a.id === 'piece-move')
+    .map((a) => a.finished.catch(() => {}))));
+}
+
 export async function screenshot(page, name) {
   mkdirSync(SHOTS, { recursive: true });
   const file = path.join(SHOTS, `${name}.png`);
+  await settled(page);
   await page.screenshot({ path: file, fullPage: true });
   return file;
 }
@@ -230,6 +238,7 @@ export async function openTable(page, id) {
  * its text or tag, how far it sticks out, and where. Empty when nothing is clipped.
  */
 export async function boardClipping(page) {
+  await settled(page);
   return page.evaluate(() => {
     const out = [];
     for (const svg of document.querySelectorAll('[data-testid="board"] svg')) {
