@@ -93,6 +93,10 @@ pub trait DynGame: Send + Sync {
     fn view_json(&self, viewer: Viewer) -> String {
         self.view(viewer).to_string()
     }
+    /// [`DynGame::view_json`] with its structural index, for [`crate::view_diff::diff_texts`].
+    fn view_text(&self, viewer: Viewer) -> crate::view_diff::ViewText {
+        crate::view_diff::ViewText::new(self.view_json(viewer))
+    }
     /// The result, once the game is over.
     fn outcome(&self) -> Option<Outcome>;
     /// The hash of the full state.
@@ -164,6 +168,10 @@ impl<G: Game> DynGame for Wrapped<G> {
 
     fn view_json(&self, viewer: Viewer) -> String {
         serde_json::to_string(&self.0.view(viewer)).unwrap_or_else(|_| "null".to_string())
+    }
+
+    fn view_text(&self, viewer: Viewer) -> crate::view_diff::ViewText {
+        crate::view_diff::ViewText::serialize(&self.0.view(viewer))
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -22,57 +22,345 @@ use crate::rng::{GameRng, Seed};
 use crate::seat::{SeatNames, Viewer};
 use json_patch::jsonptr::PointerBuf;
 use json_patch::{AddOperation, Patch, PatchOperation, RemoveOperation, ReplaceOperation};
+use serde::Serialize;
+use serde_json::ser::Formatter;
 use serde_json::Value;
 use std::borrow::Cow;
+use std::cell::Cell;
+use std::io;
 
 /// The patch from the view `old` to the view `new`, both compact JSON text.
 ///
 /// Text that is not JSON (which no serialised view is) is diffed as a whole: the patch then
 /// replaces the document with `new` parsed leniently (`null` if it does not parse).
 pub fn diff_json(old: &str, new: &str) -> Patch {
+    diff_texts(&ViewText::new(old.to_owned()), &ViewText::new(new.to_owned()))
+}
+
+/// A view's compact JSON text with its structural index: where every string, object and
+/// array in it ends. Built in one pass over the text, so that diffing walks into a changed
+/// member without rescanning its enclosing containers (without the index, finding where each
+/// member ends rescans the text once per nesting level). A table keeps each viewer's current
+/// view as a `ViewText`, so each new view text is indexed once and serves two diffs: against
+/// the previous view now, and as the previous view at the next action.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ViewText {
+    text: String,
+    /// `(start, end, after)` of every string and container, sorted by start: `end` is one past
+    /// its last byte, `after` the entry of the first string or container after it (past its
+    /// contents). Empty when the text is not well-formed (then nothing is looked up in it).
+    ends: Vec<(u32, u32, u32)>,
+}
+
+impl ViewText {
+    /// Indexes `text`.
+    #[must_use]
+    pub fn new(text: String) -> Self {
+        let ends = index(text.as_bytes()).unwrap_or_default();
+        ViewText { text, ends }
+    }
+
+    /// `value` as compact JSON text (as `serde_json::to_string` writes it), indexed while it
+    /// is written: no second pass over the text. `null` if `value` cannot be serialised.
+    pub fn serialize<T: Serialize + ?Sized>(value: &T) -> ViewText {
+        let pos = Cell::new(0);
+        let mut buf = Vec::with_capacity(1024);
+        let mut ends = Vec::with_capacity(128);
+        let written = {
+            let writer = PosWriter { buf: &mut buf, pos: &pos };
+            let formatter = Indexer { pos: &pos, ends: &mut ends, open: Vec::with_capacity(16), string: 0 };
+            value.serialize(&mut serde_json::Serializer::with_formatter(writer, formatter))
+        };
+        match (written, String::from_utf8(buf)) {
+            (Ok(()), Ok(text)) if u32::try_from(text.len()).is_ok() => ViewText { text, ends },
+            (Ok(()), Ok(text)) => ViewText::new(text),
+            _ => ViewText::new("null".to_owned()),
+        }
+    }
+
+    /// The JSON text.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The index entry of the string or container starting at byte `start`.
+    fn entry(&self, start: usize) -> Option<usize> {
+        let at = u32::try_from(start).ok()?;
+        self.ends.binary_search_by_key(&at, |entry| entry.0).ok()
+    }
+
+    /// Where the value starting at byte `start` ends (one past its last byte), and the index
+    /// entry to try first for the value that follows it. `hint` is the entry to try first for
+    /// this one: members and items are looked up in text order, so the guess is nearly always
+    /// right and the binary search is the fallback.
+    fn value_end(&self, start: usize, hint: usize) -> Option<(usize, usize)> {
+        let bytes = self.text.as_bytes();
+        match bytes.get(start)? {
+            b'"' | b'{' | b'[' => {
+                let found = match self.ends.get(hint) {
+                    Some(entry) if usize::try_from(entry.0).ok() == Some(start) => hint,
+                    _ => self.entry(start)?,
+                };
+                let entry = self.ends[found];
+                Some((usize::try_from(entry.1).ok()?, usize::try_from(entry.2).ok()?))
+            }
+            _ => {
+                let len =
+                    bytes[start..].iter().position(|b| matches!(b, b',' | b'}' | b']')).unwrap_or(bytes.len() - start);
+                (len > 0).then_some((start + len, hint))
+            }
+        }
+    }
+}
+
+/// A writer that keeps its length where the [`Indexer`] can read it.
+struct PosWriter<'a> {
+    buf: &'a mut Vec<u8>,
+    pos: &'a Cell<usize>,
+}
+
+impl io::Write for PosWriter<'_> {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.buf.extend_from_slice(bytes);
+        self.pos.set(self.buf.len());
+        Ok(bytes.len())
+    }
+
+    #[inline]
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.buf.extend_from_slice(bytes);
+        self.pos.set(self.buf.len());
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// serde_json's compact formatter, recording where each string and container starts and ends
+/// (the same entries [`index`] finds by scanning).
+struct Indexer<'a> {
+    pos: &'a Cell<usize>,
+    ends: &'a mut Vec<(u32, u32, u32)>,
+    open: Vec<usize>,
+    /// The entry of the string being written.
+    string: usize,
+}
+
+impl Indexer<'_> {
+    // Positions are checked to fit in u32 once the text is complete (else it is re-indexed).
+    #[allow(clippy::cast_possible_truncation)]
+    #[inline]
+    fn start(&mut self) -> usize {
+        self.ends.push((self.pos.get() as u32, 0, 0));
+        self.ends.len() - 1
+    }
+
+    #[allow(clippy::cast_possible_truncation)]
+    #[inline]
+    fn end(&mut self, entry: usize, after: usize) {
+        if let Some(slot) = self.ends.get_mut(entry) {
+            slot.1 = self.pos.get() as u32;
+            slot.2 = after as u32;
+        }
+    }
+
+    #[inline]
+    fn open(&mut self) {
+        let entry = self.start();
+        self.open.push(entry);
+    }
+
+    #[inline]
+    fn close(&mut self) {
+        if let Some(entry) = self.open.pop() {
+            let after = self.ends.len();
+            self.end(entry, after);
+        }
+    }
+}
+
+impl Formatter for Indexer<'_> {
+    fn begin_string<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.string = self.start();
+        writer.write_all(b"\"")
+    }
+
+    fn end_string<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        writer.write_all(b"\"")?;
+        self.end(self.string, self.string + 1);
+        Ok(())
+    }
+
+    fn begin_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.open();
+        writer.write_all(b"[")
+    }
+
+    fn end_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        writer.write_all(b"]")?;
+        self.close();
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.open();
+        writer.write_all(b"{")
+    }
+
+    fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        writer.write_all(b"}")?;
+        self.close();
+        Ok(())
+    }
+}
+
+impl From<ViewText> for String {
+    fn from(view: ViewText) -> String {
+        view.text
+    }
+}
+
+/// The index entries of `bytes` (see [`ViewText`]); `None` if the brackets or quotes do not
+/// balance.
+fn index(bytes: &[u8]) -> Option<Vec<(u32, u32, u32)>> {
+    if u32::try_from(bytes.len()).is_err() {
+        return None;
+    }
+    let mut ends: Vec<(u32, u32, u32)> = Vec::with_capacity(bytes.len() / 8);
+    // Positions in `ends` of the containers still open.
+    let mut open: Vec<usize> = Vec::with_capacity(16);
+    let mut at = 0usize;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'"' => {
+                let mut end = at + 1;
+                loop {
+                    match bytes.get(end)? {
+                        b'\\' => end += 2,
+                        b'"' => break,
+                        _ => end += 1,
+                    }
+                }
+                // Lengths were checked to fit in u32 above (and so are entry counts).
+                ends.push((at as u32, (end + 1) as u32, ends.len() as u32 + 1));
+                at = end + 1;
+                continue;
+            }
+            b'{' | b'[' => {
+                open.push(ends.len());
+                ends.push((at as u32, 0, 0));
+            }
+            b'}' | b']' => {
+                let slot = open.pop()?;
+                ends[slot].1 = (at + 1) as u32;
+                ends[slot].2 = ends.len() as u32;
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    open.is_empty().then_some(ends)
+}
+
+/// The patch from `old` to `new`, using both texts' indexes.
+#[must_use]
+pub fn diff_texts(old: &ViewText, new: &ViewText) -> Patch {
     let mut patch = Patch(Vec::new());
     let mut pointer = PointerBuf::new();
-    diff_at(old, new, &mut pointer, &mut patch);
+    let (left, right) = (Doc { view: old }, Doc { view: new });
+    diff_at(left, 0, old.text.len(), right, 0, new.text.len(), &mut pointer, &mut patch);
     patch
 }
 
-fn diff_at(old: &str, new: &str, pointer: &mut PointerBuf, patch: &mut Patch) {
+/// One side of the diff: a text and its index.
+#[derive(Clone, Copy)]
+struct Doc<'a> {
+    view: &'a ViewText,
+}
+
+impl<'a> Doc<'a> {
+    fn text(self, start: usize, end: usize) -> &'a str {
+        self.view.text.get(start..end).unwrap_or("")
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn diff_at(
+    left: Doc<'_>,
+    l0: usize,
+    l1: usize,
+    right: Doc<'_>,
+    r0: usize,
+    r1: usize,
+    pointer: &mut PointerBuf,
+    patch: &mut Patch,
+) {
+    let (old, new) = (left.text(l0, l1), right.text(r0, r1));
     if old == new {
         return;
     }
     match (old.as_bytes().first(), new.as_bytes().first()) {
         (Some(b'{'), Some(b'{')) => {
-            if let (Some(left), Some(right)) = (object_members(old), object_members(new)) {
-                return diff_object(&left, &right, pointer, patch);
+            if let (Some(lm), Some(rm)) = (object_members(left, l0, l1), object_members(right, r0, r1)) {
+                return diff_object(left, lm, right, rm, pointer, patch);
             }
         }
         (Some(b'['), Some(b'[')) => {
-            if let (Some(left), Some(right)) = (array_items(old), array_items(new)) {
-                return diff_array(&left, &right, pointer, patch);
+            if let (Some(li), Some(ri)) = (array_items(left, l0, l1), array_items(right, r0, r1)) {
+                return diff_array(left, &li, right, &ri, pointer, patch);
             }
         }
         _ => {}
     }
     // Scalars, or values of different types. Text that differs can still be an equal value
     // (`1.0` and `1.00`), and `json_patch::diff` compares values here: so do we.
-    let right = parse(new);
-    if parse(old) != right {
-        patch.0.push(PatchOperation::Replace(ReplaceOperation { path: pointer.clone(), value: right }));
+    let value = parse(new);
+    if parse(old) != value {
+        patch.0.push(PatchOperation::Replace(ReplaceOperation { path: pointer.clone(), value }));
     }
 }
 
-fn diff_object(
-    left: &[(Cow<'_, str>, &str)],
-    right: &[(Cow<'_, str>, &str)],
+/// An object member: its unescaped key and where its value lies.
+type Member<'a> = (Cow<'a, str>, usize, usize);
+
+fn diff_object<'a>(
+    left_doc: Doc<'_>,
+    mut left: Vec<Member<'a>>,
+    right_doc: Doc<'_>,
+    mut right: Vec<Member<'a>>,
     pointer: &mut PointerBuf,
     patch: &mut Patch,
 ) {
+    if left.len() == right.len() && left.iter().zip(&right).all(|(l, r)| l.0 == r.0) {
+        // The same keys in the same order (a struct's fields, nearly always): only members
+        // whose text differs can give operations. Visit those in key order, as json_patch does
+        // (structs serialise in declaration order, `Value` objects in key order).
+        let mut changed: Vec<usize> = (0..left.len())
+            .filter(|&i| left_doc.text(left[i].1, left[i].2) != right_doc.text(right[i].1, right[i].2))
+            .collect();
+        changed.sort_by(|a, b| left[*a].0.cmp(&left[*b].0));
+        for i in changed {
+            pointer.push_back(left[i].0.as_ref());
+            diff_at(left_doc, left[i].1, left[i].2, right_doc, right[i].1, right[i].2, pointer, patch);
+            pointer.pop_back();
+        }
+        return;
+    }
+    for members in [&mut left, &mut right] {
+        if !members.windows(2).all(|w| w[0].0 < w[1].0) {
+            members.sort_by(|a, b| a.0.cmp(&b.0));
+        }
+    }
     // Both sorted by key: one merge walk finds the common, added and removed keys.
     let mut removed = Vec::new();
     let (mut i, mut j) = (0, 0);
     while j < right.len() {
-        let (key, new) = (&right[j].0, right[j].1);
-        match left.get(i).map(|(k, _)| k.as_ref().cmp(key.as_ref())) {
+        let (key, r0, r1) = (&right[j].0, right[j].1, right[j].2);
+        match left.get(i).map(|(k, _, _)| k.as_ref().cmp(key.as_ref())) {
             Some(std::cmp::Ordering::Less) => {
                 removed.push(i);
                 i += 1;
@@ -80,13 +368,14 @@ fn diff_object(
             }
             Some(std::cmp::Ordering::Equal) => {
                 pointer.push_back(key.as_ref());
-                diff_at(left[i].1, new, pointer, patch);
+                diff_at(left_doc, left[i].1, left[i].2, right_doc, r0, r1, pointer, patch);
                 pointer.pop_back();
                 i += 1;
             }
             Some(std::cmp::Ordering::Greater) | None => {
                 pointer.push_back(key.as_ref());
-                patch.0.push(PatchOperation::Add(AddOperation { path: pointer.clone(), value: parse(new) }));
+                let value = parse(right_doc.text(r0, r1));
+                patch.0.push(PatchOperation::Add(AddOperation { path: pointer.clone(), value }));
                 pointer.pop_back();
             }
         }
@@ -100,19 +389,27 @@ fn diff_object(
     }
 }
 
-fn diff_array(left: &[&str], right: &[&str], pointer: &mut PointerBuf, patch: &mut Patch) {
+fn diff_array(
+    left_doc: Doc<'_>,
+    left: &[(usize, usize)],
+    right_doc: Doc<'_>,
+    right: &[(usize, usize)],
+    pointer: &mut PointerBuf,
+    patch: &mut Patch,
+) {
     // The same walk as json_patch: pairwise, then removals at the shifting end, or additions.
     let mut shift = 0usize;
     for index in 0..left.len().max(right.len()) {
         pointer.push_back(index - shift);
         match (left.get(index), right.get(index)) {
-            (Some(old), Some(new)) => diff_at(old, new, pointer, patch),
+            (Some(&(l0, l1)), Some(&(r0, r1))) => diff_at(left_doc, l0, l1, right_doc, r0, r1, pointer, patch),
             (Some(_), None) => {
                 shift += 1;
                 patch.0.push(PatchOperation::Remove(RemoveOperation { path: pointer.clone() }));
             }
-            (None, Some(new)) => {
-                patch.0.push(PatchOperation::Add(AddOperation { path: pointer.clone(), value: parse(new) }));
+            (None, Some(&(r0, r1))) => {
+                let value = parse(right_doc.text(r0, r1));
+                patch.0.push(PatchOperation::Add(AddOperation { path: pointer.clone(), value }));
             }
             (None, None) => {}
         }
@@ -124,16 +421,23 @@ fn parse(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or(Value::Null)
 }
 
-/// The members of a compact JSON object, sorted by (unescaped) key; `None` if it is not one.
-fn object_members(text: &str) -> Option<Vec<(Cow<'_, str>, &str)>> {
+/// The members of the compact JSON object at `start..end` of `doc`, with unescaped keys, in text
+/// order; `None` if it is not one.
+fn object_members(doc: Doc<'_>, start: usize, end: usize) -> Option<Vec<Member<'_>>> {
+    let text = doc.view.text.as_str();
     let bytes = text.as_bytes();
     let mut members = Vec::new();
-    let mut at = 1;
+    let mut at = start + 1;
     if bytes.get(at) == Some(&b'}') {
-        return (at + 1 == bytes.len()).then_some(members);
+        return (at + 1 == end).then_some(members);
     }
+    // The entry after the object's own is its first key's.
+    let mut hint = doc.view.entry(start).map_or(0, |i| i + 1);
     loop {
-        let key_end = value_end(bytes, at)?;
+        if bytes.get(at) != Some(&b'"') {
+            return None;
+        }
+        let (key_end, after_key) = doc.view.value_end(at, hint)?;
         let raw_key = text.get(at + 1..key_end - 1)?;
         let key = if raw_key.contains('\\') {
             Cow::Owned(serde_json::from_str::<String>(text.get(at..key_end)?).ok()?)
@@ -143,81 +447,36 @@ fn object_members(text: &str) -> Option<Vec<(Cow<'_, str>, &str)>> {
         if bytes.get(key_end) != Some(&b':') {
             return None;
         }
-        let end = value_end(bytes, key_end + 1)?;
-        members.push((key, text.get(key_end + 1..end)?));
-        match bytes.get(end) {
-            Some(b',') => at = end + 1,
-            Some(b'}') if end + 1 == bytes.len() => break,
+        let (value_end, after_value) = doc.view.value_end(key_end + 1, after_key)?;
+        hint = after_value;
+        members.push((key, key_end + 1, value_end));
+        match bytes.get(value_end) {
+            Some(b',') => at = value_end + 1,
+            Some(b'}') if value_end + 1 == end => break,
             _ => return None,
         }
-    }
-    // Structs serialise in declaration order; `Value` objects (and so json_patch) in key order.
-    if !members.windows(2).all(|w| w[0].0 < w[1].0) {
-        members.sort_by(|a, b| a.0.cmp(&b.0));
     }
     Some(members)
 }
 
-/// The items of a compact JSON array; `None` if it is not one.
-fn array_items(text: &str) -> Option<Vec<&str>> {
-    let bytes = text.as_bytes();
+/// Where the items of the compact JSON array at `start..end` of `doc` lie; `None` if it is not
+/// one.
+fn array_items(doc: Doc<'_>, start: usize, end: usize) -> Option<Vec<(usize, usize)>> {
+    let bytes = doc.view.text.as_bytes();
     let mut items = Vec::new();
-    let mut at = 1;
-    if bytes.get(at) == Some(&b']') {
-        return (at + 1 == bytes.len()).then_some(items);
-    }
-    loop {
-        let end = value_end(bytes, at)?;
-        items.push(text.get(at..end)?);
-        match bytes.get(end) {
-            Some(b',') => at = end + 1,
-            Some(b']') if end + 1 == bytes.len() => return Some(items),
-            _ => return None,
-        }
-    }
-}
-
-/// Where the value starting at `start` ends (one past its last byte).
-fn value_end(bytes: &[u8], start: usize) -> Option<usize> {
-    match bytes.get(start)? {
-        b'"' => string_end(bytes, start),
-        b'{' | b'[' => {
-            let mut depth = 0usize;
-            let mut at = start;
-            loop {
-                match bytes.get(at)? {
-                    b'"' => {
-                        at = string_end(bytes, at)?;
-                        continue;
-                    }
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            return Some(at + 1);
-                        }
-                    }
-                    _ => {}
-                }
-                at += 1;
-            }
-        }
-        _ => {
-            let len =
-                bytes[start..].iter().position(|b| matches!(b, b',' | b'}' | b']')).unwrap_or(bytes.len() - start);
-            (len > 0).then_some(start + len)
-        }
-    }
-}
-
-/// One past the closing quote of the string starting at `start`.
-fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
     let mut at = start + 1;
+    if bytes.get(at) == Some(&b']') {
+        return (at + 1 == end).then_some(items);
+    }
+    let mut hint = doc.view.entry(start).map_or(0, |i| i + 1);
     loop {
-        match bytes.get(at)? {
-            b'\\' => at += 2,
-            b'"' => return Some(at + 1),
-            _ => at += 1,
+        let (item_end, after) = doc.view.value_end(at, hint)?;
+        hint = after;
+        items.push((at, item_end));
+        match bytes.get(item_end) {
+            Some(b',') => at = item_end + 1,
+            Some(b']') if item_end + 1 == end => return Some(items),
+            _ => return None,
         }
     }
 }
@@ -251,6 +510,11 @@ pub fn check_view_patches(descriptor: &dyn GameDescriptor, players: usize, optio
             game.apply(seat, &action, &names).unwrap_or_else(|e| panic!("{id} seed {seed}: rejected {action}: {e}"));
             for (viewer, old_text) in viewers.iter().zip(texts.iter_mut()) {
                 let new_text = game.view_json(*viewer);
+                assert_eq!(
+                    game.view_text(*viewer),
+                    ViewText::new(new_text.clone()),
+                    "{id} seed {seed} step {step} {viewer:?}: the index written with the view is not the scanned one"
+                );
                 let (old, new) = (parse(old_text), parse(&new_text));
                 assert_eq!(new, game.view(*viewer), "{id} seed {seed} step {step}: view_json is not the view");
                 let fast = diff_json(old_text, &new_text);
@@ -311,6 +575,54 @@ mod tests {
         let reference = json_patch::diff(&parse(old), &parse(new));
         assert_eq!(diff_json(old, new), reference);
         assert_eq!(reference.0.len(), 4);
+    }
+
+    #[test]
+    fn text_that_is_not_json_is_replaced_as_a_whole() {
+        for (old, new) in [(r#"{"a":1"#, r#"{"a":2}"#), (r#"{"a":"x}"#, r#"[1]"#), (r#"{"a":[1}]"#, r#"{"a":[1]}"#)] {
+            let patch = diff_json(old, new);
+            assert_eq!(patch.0.len(), 1, "{old} -> {new}: {patch:?}");
+            assert!(
+                matches!(&patch.0[0], PatchOperation::Replace(r) if r.path.as_str().is_empty() && r.value == parse(new))
+            );
+        }
+    }
+
+    #[test]
+    fn an_indexed_text_serves_as_new_then_as_old() {
+        let texts = [
+            r#"{"a":[1,{"b":"x\"y"}],"c":{}}"#,
+            r#"{"a":[1,{"b":"z"},3],"c":{"d":null}}"#,
+            r#"{"a":[],"c":{"d":[{}]}}"#,
+        ];
+        let views: Vec<ViewText> = texts.iter().map(|t| ViewText::new((*t).to_owned())).collect();
+        for pair in views.windows(2) {
+            let reference = json_patch::diff(&parse(pair[0].as_str()), &parse(pair[1].as_str()));
+            assert_eq!(diff_texts(&pair[0], &pair[1]), reference);
+            assert!(!reference.0.is_empty());
+        }
+    }
+
+    #[test]
+    fn the_index_written_with_a_value_is_the_scanned_one() {
+        let mut by_number = std::collections::BTreeMap::new();
+        by_number.insert(3u32, vec!["a\"b", "", "\\"]);
+        by_number.insert(10u32, vec![]);
+        let values = [
+            json!({"we\"ird/key~": [1, {}, [], {"x": [null, true, -1.5]}], "": "é\u{1}"}),
+            json!([]),
+            json!("plain"),
+            json!(7),
+            serde_json::to_value(&by_number).unwrap(),
+        ];
+        for value in &values {
+            let written = ViewText::serialize(value);
+            assert_eq!(written.as_str(), serde_json::to_string(value).unwrap());
+            assert_eq!(written, ViewText::new(written.as_str().to_owned()), "{value}");
+        }
+        let typed = ViewText::serialize(&by_number);
+        assert_eq!(typed, ViewText::new(serde_json::to_string(&by_number).unwrap()));
+        assert!(typed.ends.len() > 5);
     }
 
     #[test]

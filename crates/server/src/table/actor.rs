@@ -11,7 +11,7 @@ use crate::error::ApiError;
 use crate::protocol::{error_text, Clock, EventOut, ServerMsg};
 use crate::store::writer::{AppendError, Writer};
 use crate::store::{ActionRow, Store};
-use game_core::view_diff::diff_json;
+use game_core::view_diff::{diff_texts, ViewText};
 use game_core::{DynEvent, DynGame, GameRng, RandomBot, Seat, SeatNames, Seed, Viewer};
 use serde_json::Value;
 use std::collections::VecDeque;
@@ -26,9 +26,9 @@ const HISTORY: usize = 256;
 /// One viewer (a seat, or the spectators): its current view, recent messages, subscribers.
 struct ViewerSync {
     viewer: Viewer,
-    /// Its view at the table's version, as compact JSON text; `None` when it was not kept up to
-    /// date (nobody watched).
-    view: Option<String>,
+    /// Its view at the table's version, as indexed compact JSON text; `None` when it was not
+    /// kept up to date (nobody watched).
+    view: Option<ViewText>,
     /// The patch messages of recent versions, oldest first.
     history: VecDeque<(u64, Arc<str>)>,
     subscribers: Vec<(ConnId, Outbox)>,
@@ -93,7 +93,7 @@ impl Actor {
                 };
                 ViewerSync {
                     viewer,
-                    view: keep.then(|| game.view_json(viewer)),
+                    view: keep.then(|| game.view_text(viewer)),
                     history: VecDeque::new(),
                     subscribers: vec![],
                     keep,
@@ -335,7 +335,7 @@ impl Actor {
                 self.viewers[i].history.clear();
                 continue;
             }
-            let new_view = self.game.view_json(viewer);
+            let new_view = self.game.view_text(viewer);
             let legal = self.legal_actions(viewer, &to_act);
             let v = &mut self.viewers[i];
             if v.keep && v.legal != legal {
@@ -346,7 +346,7 @@ impl Actor {
                 v.view = Some(new_view);
                 continue;
             };
-            let patch = diff_json(old_view, &new_view);
+            let patch = diff_texts(old_view, &new_view);
             let text = ServerMsg::Patch {
                 game: &self.info.id,
                 version: self.version,
@@ -390,7 +390,7 @@ impl Actor {
             let _ = out.send(ServerMsg::Resumed { game: &self.info.id, version, clock: self.clock() }.to_text());
         } else {
             let text = match &v.view {
-                Some(text) => text.clone(),
+                Some(view) => view.as_str().to_owned(),
                 None => self.game.view_json(viewer),
             };
             // A snapshot is rare (subscribe, resync): the view goes out as a `Value`, so its keys
@@ -421,7 +421,7 @@ impl Actor {
             if v.view.is_none() {
                 // History from before was kept against no view: start afresh from this one.
                 v.history.clear();
-                v.view = Some(text);
+                v.view = Some(ViewText::new(text));
             }
         }
         self.viewers[index].subscribers.push((conn, out));
