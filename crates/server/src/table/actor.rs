@@ -369,6 +369,12 @@ impl Actor {
             // A subscriber whose queue is full has fallen behind: it is dropped here, and its
             // socket closes; it resumes from its last version when it reconnects.
             v.subscribers.retain(|(_, out)| out.send(text.clone()));
+            if outcome.is_some() {
+                // The game is over: a client that missed patches now gets the final snapshot
+                // (the whole view and the result), so the history would only hold memory while
+                // the finished table lingers for late subscribers.
+                v.history = VecDeque::new();
+            }
         }
     }
 
