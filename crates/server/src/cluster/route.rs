@@ -34,9 +34,9 @@ const REMOTE_QUEUE: usize = 4096;
 
 /// The owner's side of one remote socket.
 pub(super) struct RemoteConn {
-    id: ConnId,
+    pub(super) id: ConnId,
     out: Outbox,
-    games: HashSet<GameId>,
+    pub(super) games: HashSet<GameId>,
 }
 
 /// A forwarded request.
@@ -102,6 +102,7 @@ impl Node {
             remote.games.insert(game.clone());
             return (remote.id, remote.out.clone());
         }
+        self.heard_if_new(node);
         let id = self.next_conn_id();
         let (out, mut reader) = outbox(REMOTE_QUEUE);
         let (nats, subject) = (self.nats.clone(), deliver_subject(node));
@@ -125,6 +126,7 @@ impl Node {
             }
         });
         conns.insert(key, RemoteConn { id, out: out.clone(), games: HashSet::from([game.clone()]) });
+        crate::metrics::remote_subscribers(conns.len());
         (id, out)
     }
 
@@ -137,6 +139,7 @@ impl Node {
         remote.games.remove(game);
         if remote.games.is_empty() {
             conns.remove(&key);
+            crate::metrics::remote_subscribers(conns.len());
         }
         Some(id)
     }
