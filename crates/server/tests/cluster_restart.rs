@@ -197,14 +197,12 @@ async fn play(
             for c in clients.iter_mut() {
                 let seen = c.seen.as_mut().unwrap();
                 let before = seen.version;
-                match seen.ws.try_recv(Duration::from_millis(200)).await {
-                    Some(msg) => {
-                        if !take(seen, msg) {
-                            c.connected = false;
-                        }
-                    }
-                    None if progress.elapsed() > Duration::from_secs(3) => c.connected = false,
-                    None => {}
+                let keep = match seen.ws.try_recv(Duration::from_millis(200)).await {
+                    Some(msg) => take(seen, msg),
+                    None => progress.elapsed() <= Duration::from_secs(3),
+                };
+                if !keep {
+                    c.connected = false;
                 }
                 if c.seen.as_ref().is_some_and(|s| s.version > before) {
                     progress = Instant::now();
@@ -298,7 +296,7 @@ async fn a_rolling_restart_under_load_refuses_only_retryable_actions_and_loses_n
     let dir = tempfile::tempdir().unwrap();
     let log_file = dir.path().join("nodes.log");
     let _show = ShowLogOnFailure(log_file.clone());
-    let mut nodes = vec![
+    let mut nodes = [
         Node::start(&db, &nats, &log_file).await,
         Node::start(&db, &nats, &log_file).await,
         Node::start(&db, &nats, &log_file).await,
