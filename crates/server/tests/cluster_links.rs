@@ -100,6 +100,12 @@ async fn cut_and_restore(link: Link) {
         }
     }
 
+    // A game owned by B (Gil on B, Hal on C), watched from A through forwarding.
+    let (gil, _) = b.http().guest("Gil").await;
+    let (hal, _) = c.http().guest("Hal").await;
+    let watched = two_player_game(&gil, &hal, c.addr).await;
+    let mut watcher = subscribe(a.addr, None, &watched).await;
+
     proxy.cut();
     // A stops taking actions on its games: Ana's socket on A is refused, with a retryable code.
     let refused_after = act_until_refused(&mut seen[0], &mut rng, &mut acked).await;
@@ -117,6 +123,21 @@ async fn cut_and_restore(link: Link) {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     drop(seen);
+    if link == Link::Nats {
+        // Without NATS, B stops hearing A and drops A's sockets: A tells its watcher to
+        // subscribe again, rather than leave it waiting for patches that no longer come.
+        let until = Instant::now() + Duration::from_secs(30);
+        let told = loop {
+            assert!(Instant::now() < until, "A's watcher of a game owned elsewhere is told");
+            if let Some(msg) = watcher.ws.try_recv(Duration::from_secs(1)).await {
+                if msg["type"] == "error" {
+                    break msg;
+                }
+            }
+        };
+        assert_eq!((told["code"].as_str(), told["game"].as_str()), (Some("server/unavailable"), Some(&*watched)));
+    }
+    drop(watcher);
 
     // The games go on through B and C (Ana moves to C): another node took them over.
     let people_players = [Player { http: ana.clone(), node: c.addr }, Player { http: ben.clone(), node: b.addr }];
@@ -130,6 +151,14 @@ async fn cut_and_restore(link: Link) {
     let mut acked_bot = Vec::new();
     let seen = play_to_end(&against_bot, &[Player { http: cy.clone(), node: a.addr }], &mut rng, &mut acked_bot).await;
     assert!(seen[0].outcome.is_some(), "the game against a bot ended");
+    // The watcher on A follows B's game again, and it is played to its end.
+    let mut watcher = subscribe(a.addr, None, &watched).await;
+    let mut acked_watched = Vec::new();
+    let watched_players = [Player { http: gil.clone(), node: b.addr }, Player { http: hal.clone(), node: c.addr }];
+    let seen = play_to_end(&watched, &watched_players, &mut rng, &mut acked_watched).await;
+    watcher.catch_up(seen[0].version).await;
+    assert!(watcher.outcome.is_some(), "the watcher on A saw the end");
+    check_log(&b.http(), &watched, &[0, 1], &acked_watched, dir.path()).await;
     let (dan, _) = a.http().guest("Dan").await;
     let (eve, _) = b.http().guest("Eve").await;
     let fresh = two_player_game(&dan, &eve, b.addr).await;

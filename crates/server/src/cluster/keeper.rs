@@ -58,6 +58,10 @@ pub(super) async fn run(node: Arc<Node>, tables: Arc<Tables>, stop: Cancellation
                 tracing::info!("leases renewed again: taking games");
             } else {
                 tracing::error!(nats_up, "cannot renew leases: every table of this node stops");
+                if !nats_up {
+                    // The owners stop hearing this node and drop its sockets: tell them now.
+                    tables.stop_forwarding();
+                }
             }
         }
         if !proven {

@@ -177,7 +177,9 @@ pub async fn forward(
     };
     let moved = loop {
         tokio::select! {
-            _ = stop.cancelled() => break false,
+            // Stopped by this node's lease keeper (it lost NATS: the owner drops this node's
+            // sockets), the subscribers are told to come back; at shutdown they just close.
+            _ = stop.cancelled() => break !node.healthy(),
             command = rx.recv() => match command {
                 None => break false,
                 Some(Command::Subscribe { conn, viewer, last_version, out }) => {

@@ -222,6 +222,15 @@ impl Tables {
         }
     }
 
+    /// Stops every forwarding handle (cluster mode: this node lost NATS and gave up its games);
+    /// their subscribers are told to subscribe again, which succeeds once the node is back.
+    pub fn stop_forwarding(&self) {
+        let Ok(map) = self.map.read() else { return };
+        for handle in map.values().filter(|h| h.remote) {
+            handle.stop.cancel();
+        }
+    }
+
     /// Starts the table of a game just created (with its first state): in cluster mode the
     /// caller took its lease first, see [`crate::cluster::Node::claim_new`].
     pub fn start(self: &Arc<Self>, record: &GameRecord, rebuilt: Rebuilt) -> TableHandle {
