@@ -250,7 +250,12 @@ pub async fn rehome(tables: Arc<Tables>, rehome: Rehome) {
     for _ in 0..20 {
         // The new owner takes the game when the old lease lapses: give it a moment.
         tokio::time::sleep(Duration::from_millis(250)).await;
-        let Ok(table) = tables.get_or_load(&game).await else { continue };
+        let table = match tables.get_or_load(&game).await {
+            Ok(table) => table,
+            // This node is stopping: nothing to wait for (its sockets close).
+            Err(ApiError::ShuttingDown) => return,
+            Err(_) => continue,
+        };
         for (conn, viewer, out) in &subscribers {
             let command = Command::Subscribe { conn: *conn, viewer: *viewer, last_version: None, out: out.clone() };
             if !table.send(command).await {
