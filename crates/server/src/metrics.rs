@@ -81,6 +81,11 @@ pub fn live_tables(n: usize) {
     ::metrics::gauge!("chapterhouse_live_tables").set(n as f64);
 }
 
+/// Records how many sockets of other nodes follow this node's tables (cluster mode).
+pub fn remote_subscribers(n: usize) {
+    ::metrics::gauge!("chapterhouse_remote_sockets").set(n as f64);
+}
+
 /// Records a socket subscription (a game or a lobby) starting (+1) or ending (-1).
 pub fn subscriptions(delta: f64) {
     ::metrics::gauge!("chapterhouse_subscriptions").increment(delta);

@@ -2,272 +2,17 @@
 //! `nats-server`. Players on different nodes play one game and a spectator watches from a third;
 //! a SIGKILLed owner's games go on elsewhere; every finished log verifies.
 //!
-//! Needs `nats-server` (Debian package `nats-server`, which `scripts/test` installs) and
-//! PostgreSQL (`scripts/with-postgres`); without either the test says so and passes, except under
-//! `CI=true`, where that is a failure.
+//! Prerequisites and helpers: `common/cluster.rs`.
 #![allow(clippy::unwrap_used)] // tests: a panic is the failure report
 
 mod common;
 
-use chapterhouse::catalog::Catalog;
+use common::cluster::*;
 use common::play::Seen;
-use common::{Http, TestDb, Ws};
-use game_core::{GameLog, GameRng};
-use serde_json::{json, Value};
-use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
-
-const GAME: &str = "knights-templar";
-
-fn free_addr() -> SocketAddr {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap()
-}
-
-/// A `nats-server` on a free loopback port, killed when dropped.
-struct Nats {
-    child: Child,
-    url: String,
-}
-
-impl Nats {
-    /// `None` (with a note) when `nats-server` is not installed, except under `CI=true`.
-    async fn start() -> Option<Nats> {
-        let addr = free_addr();
-        let child = match Command::new("nats-server")
-            .args(["-a", "127.0.0.1", "-p", &addr.port().to_string()])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-        {
-            Ok(child) => child,
-            Err(e) => {
-                if std::env::var("CI").as_deref() == Ok("true") {
-                    panic!("CI=true but nats-server cannot be started ({e}): install the nats-server package");
-                }
-                eprintln!("nats-server cannot be started ({e}): skipping the cluster tests");
-                return None;
-            }
-        };
-        for _ in 0..200 {
-            if tokio::net::TcpStream::connect(addr).await.is_ok() {
-                return Some(Nats { child, url: format!("nats://{addr}") });
-            }
-            tokio::time::sleep(Duration::from_millis(25)).await;
-        }
-        panic!("nats-server did not come up");
-    }
-}
-
-impl Drop for Nats {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// One node: the real binary in cluster mode.
-struct Node {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl Node {
-    async fn start(db: &TestDb, nats: &Nats, log: &std::path::Path) -> Node {
-        let addr = free_addr();
-        let log = std::fs::OpenOptions::new().create(true).append(true).open(log).unwrap();
-        let child = Command::new(env!("CARGO_BIN_EXE_chapterhouse"))
-            .args(["serve", "--bind", &addr.to_string(), "--database-url", &db.url, "--nats-url", &nats.url])
-            .args(["--bot-delay-ms", "5", "--no-limits"])
-            .env("RUST_LOG", "info")
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .expect("start the chapterhouse binary");
-        let node = Node { child, addr };
-        let client = reqwest::Client::new();
-        for _ in 0..400 {
-            if let Ok(r) = client.get(format!("http://{addr}/healthz")).send().await {
-                if r.status().is_success() {
-                    return node;
-                }
-            }
-            tokio::time::sleep(Duration::from_millis(25)).await;
-        }
-        panic!("the node did not come up");
-    }
-
-    fn http(&self) -> Http {
-        Http::new(format!("http://{}", self.addr))
-    }
-}
-
-impl Drop for Node {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Prints the nodes' log when the test fails (the temporary directory goes with the test).
-struct ShowLogOnFailure(std::path::PathBuf);
-
-impl Drop for ShowLogOnFailure {
-    fn drop(&mut self) {
-        if std::thread::panicking() {
-            let log = std::fs::read_to_string(&self.0).unwrap_or_default();
-            let tail: Vec<&str> = log.lines().rev().take(80).collect();
-            eprintln!("--- the nodes' log (last lines) ---");
-            for line in tail.into_iter().rev() {
-                eprintln!("{line}");
-            }
-        }
-    }
-}
-
-/// NATS and PostgreSQL, or `None` when this run has either missing (see the module header).
-async fn cluster_prerequisites() -> Option<(Nats, TestDb)> {
-    let nats = Nats::start().await?;
-    let db = TestDb::postgres().await?;
-    Some((nats, db))
-}
-
-/// One player: their client (signed in on some node) and the node their socket uses.
-struct Player {
-    http: Http,
-    node: SocketAddr,
-}
-
-/// Subscribes, retrying while the game has no reachable owner (a failover in progress).
-async fn subscribe(addr: SocketAddr, token: Option<&str>, game: &str) -> Seen {
-    for _ in 0..80 {
-        let mut probe = Ws::connect(addr, token).await;
-        probe.send(json!({"type": "subscribe", "game": game})).await;
-        let first = probe.recv_until(|m| m["type"] == "snapshot" || m["type"] == "error").await;
-        drop(probe);
-        if first["type"] == "snapshot" {
-            return Seen::subscribe(Ws::connect(addr, token).await, game, None).await;
-        }
-        tokio::time::sleep(Duration::from_millis(250)).await;
-    }
-    panic!("the game could not be subscribed to on {addr}");
-}
-
-/// Reads whatever `seen` receives for up to `wait`.
-async fn drain(seen: &mut Seen, wait: Duration) {
-    while let Some(msg) = seen.ws.try_recv(wait).await {
-        seen.absorb(msg);
-    }
-}
-
-/// Plays the people's seats (random legal actions) until the game ends; bots play themselves.
-/// Every acknowledged action is appended to `acked`. A refused action (the owner died in
-/// between) is retried on fresh subscriptions. Returns the players' final views.
-async fn play_to_end(game: &str, players: &[Player], rng: &mut GameRng, acked: &mut Vec<Value>) -> Vec<Seen> {
-    play_to_end_timed(game, players, rng, acked, &mut None).await
-}
-
-/// [`play_to_end`], noting when the first action was acknowledged.
-async fn play_to_end_timed(
-    game: &str,
-    players: &[Player],
-    rng: &mut GameRng,
-    acked: &mut Vec<Value>,
-    first_ack: &mut Option<Instant>,
-) -> Vec<Seen> {
-    let started = Instant::now();
-    'resubscribe: loop {
-        assert!(started.elapsed() < Duration::from_secs(60), "the game ends in time");
-        let mut seen = Vec::new();
-        for p in players {
-            seen.push(subscribe(p.node, p.http.token.as_deref(), game).await);
-        }
-        loop {
-            if seen.iter().all(|s| s.outcome.is_some()) {
-                return seen;
-            }
-            let Some(i) = seen.iter().position(Seen::to_move) else {
-                // A bot (or nobody reachable) is to move: listen.
-                let before: Vec<u64> = seen.iter().map(|s| s.version).collect();
-                for s in seen.iter_mut() {
-                    drain(s, Duration::from_millis(100)).await;
-                }
-                if seen.iter().map(|s| s.version).collect::<Vec<_>>() == before && seen.iter().all(|s| !s.to_move()) {
-                    assert!(started.elapsed() < Duration::from_secs(60), "the game goes on");
-                    if seen.iter().any(|s| s.outcome.is_none()) && started.elapsed() > Duration::from_secs(2) {
-                        // Nothing moves: the owner may be gone; look again.
-                        tokio::time::sleep(Duration::from_millis(200)).await;
-                        continue 'resubscribe;
-                    }
-                }
-                continue;
-            };
-            let action = rng.choose(&seen[i].legal).unwrap().clone();
-            let version = seen[i].version;
-            match seen[i].act(action.clone(), version).await {
-                Ok(v) => {
-                    first_ack.get_or_insert_with(Instant::now);
-                    acked.push(action);
-                    for s in seen.iter_mut() {
-                        while s.version < v {
-                            let Some(msg) = s.ws.try_recv(Duration::from_secs(5)).await else {
-                                continue 'resubscribe;
-                            };
-                            s.absorb(msg);
-                        }
-                    }
-                }
-                Err(e) => {
-                    let code = e["code"].as_str().unwrap_or_default().to_string();
-                    assert!(
-                        ["server/unavailable", "server/shutting_down", "game/stale_version"].contains(&code.as_str()),
-                        "only retryable refusals during a failover: {e}"
-                    );
-                    tokio::time::sleep(Duration::from_millis(200)).await;
-                    continue 'resubscribe;
-                }
-            }
-        }
-    }
-}
-
-/// The finished game's log: it replays, the CLI verifies it, and every acknowledged action of
-/// the people is in it, in order.
-async fn check_log(http: &Http, game: &str, people_seats: &[u8], acked: &[Value], dir: &std::path::Path) {
-    let log: GameLog = serde_json::from_value(http.get(&format!("/api/games/{game}/log")).await).unwrap();
-    log.replay(Catalog::standard().get(GAME).unwrap()).expect("the log verifies");
-    let people: Vec<&Value> =
-        log.actions.iter().filter(|e| people_seats.contains(&e.seat.0)).map(|e| &e.action).collect();
-    let mut it = people.iter();
-    for action in acked {
-        assert!(it.any(|a| *a == action), "acknowledged action {action} is in the log");
-    }
-    let file = dir.join(format!("{game}.json"));
-    std::fs::write(&file, serde_json::to_vec(&log).unwrap()).unwrap();
-    let status = Command::new(env!("CARGO_BIN_EXE_chapterhouse"))
-        .args(["verify", file.to_str().unwrap()])
-        .stdout(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(status.success(), "chapterhouse verify accepts the log");
-}
-
-/// A public lobby created by Ana on `host`, Ben joining and seated through `other`: the lobby's
-/// follower on `other` sees Ana's start. Returns the game id.
-async fn two_player_game(ana: &Http, ben: &Http, ben_node: SocketAddr) -> String {
-    let created = ana.post("/api/lobbies", json!({"game": GAME, "public": true})).await;
-    let lobby = created["lobby"]["id"].as_str().unwrap().to_string();
-    ben.post(&format!("/api/lobbies/{lobby}/join"), json!({})).await;
-    let mut follower = Ws::connect(ben_node, ben.token.as_deref()).await;
-    follower.send(json!({"type": "subscribe_lobby", "lobby": lobby})).await;
-    let first = follower.recv_until(|m| m["type"] == "lobby").await;
-    assert_eq!(first["lobby"]["members"].as_array().unwrap().len(), 2);
-    ben.post(&format!("/api/lobbies/{lobby}/seat"), json!({"seat": 1})).await;
-    let game = ana.post(&format!("/api/lobbies/{lobby}/start"), json!({})).await["game"].as_str().unwrap().to_string();
-    let started = follower.recv_until(|m| m["type"] == "lobby" && m["lobby"]["status"] == "started").await;
-    assert_eq!(started["lobby"]["game_id"], game.as_str(), "a lobby change on one node reaches a follower on another");
-    game
-}
+use common::Ws;
+use game_core::GameRng;
+use serde_json::json;
+use std::time::Instant;
 
 #[tokio::test]
 async fn players_on_two_nodes_and_a_spectator_on_a_third_play_a_game_that_verifies() {
@@ -401,5 +146,102 @@ async fn a_sigkilled_owner_s_games_go_on_elsewhere_and_every_acknowledged_action
     // A surviving node took each game's lease with a new epoch (on demand or by its scan).
     assert_eq!(log.matches("epoch=2").count(), 2, "both games moved once");
     assert!(log.contains("epoch=2"), "a surviving node took the games over with a new epoch");
+    db.cleanup().await;
+}
+
+/// Whose turn it is, as `GET /api/me/games` on `node` marks it for `player`'s game `game`.
+async fn your_turn(player: &common::Http, node: std::net::SocketAddr, game: &str) -> bool {
+    let mut asker = player.clone();
+    asker.base = format!("http://{node}");
+    let list = asker.get("/api/me/games").await;
+    let entry = list["games"].as_array().unwrap().iter().find(|g| g["id"] == game).cloned().unwrap();
+    entry["your_turn"].as_bool().unwrap_or(false)
+}
+
+#[tokio::test]
+async fn the_games_list_marks_your_turn_in_a_game_owned_by_another_node() {
+    let Some((nats, db)) = cluster_prerequisites().await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let log_file = dir.path().join("nodes.log");
+    let _show = ShowLogOnFailure(log_file.clone());
+    let nodes = [Node::start(&db, &nats, &log_file).await, Node::start(&db, &nats, &log_file).await];
+    // Node 0 starts (and owns) the game; Ben plays it through node 1, and both ask node 1.
+    let (ana, _) = nodes[0].http().guest("Ana").await;
+    let (ben, _) = nodes[1].http().guest("Ben").await;
+    let game = two_player_game(&ana, &ben, nodes[1].addr).await;
+    let mut seen = [
+        subscribe(nodes[0].addr, ana.token.as_deref(), &game).await,
+        subscribe(nodes[1].addr, ben.token.as_deref(), &game).await,
+    ];
+    let mut rng = GameRng::from_u64(5);
+    let (mut marked_ana, mut marked_ben) = (0, 0);
+    for _ in 0..4 {
+        let i = seen.iter().position(Seen::to_move).expect("a person is to move");
+        // Asked on node 1, which does not own the game: the mover is marked, the other is not
+        // (the owner updates its mark when the action is applied, before the ack).
+        assert!(your_turn(if i == 0 { &ana } else { &ben }, nodes[1].addr, &game).await, "the mover is marked");
+        assert!(!your_turn(if i == 0 { &ben } else { &ana }, nodes[1].addr, &game).await, "the other is not");
+        if i == 0 {
+            marked_ana += 1
+        } else {
+            marked_ben += 1
+        }
+        let action = rng.choose(&seen[i].legal).unwrap().clone();
+        let version = seen[i].version;
+        let v = seen[i].act(action, version).await.expect("accepted");
+        for s in seen.iter_mut() {
+            s.catch_up(v).await;
+        }
+    }
+    assert!(marked_ana > 0 && marked_ben > 0, "both players' turns were asked about");
+    db.cleanup().await;
+}
+
+/// The owner's count of sockets of other nodes that follow its tables (`/metrics`).
+async fn remote_sockets(node: &Node) -> f64 {
+    let text = reqwest::get(format!("http://{}/metrics", node.addr)).await.unwrap().text().await.unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix("chapterhouse_remote_sockets "))
+        .map(|v| v.trim().parse().unwrap())
+        .unwrap_or(0.0)
+}
+
+#[tokio::test]
+async fn an_owner_drops_the_remote_subscribers_of_a_sigkilled_node() {
+    let Some((nats, db)) = cluster_prerequisites().await else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let log_file = dir.path().join("nodes.log");
+    let _show = ShowLogOnFailure(log_file.clone());
+    let mut nodes = [Node::start(&db, &nats, &log_file).await, Node::start(&db, &nats, &log_file).await];
+    // Both players on node 0, which owns the game; two spectators follow it from node 1.
+    let (ana, _) = nodes[0].http().guest("Ana").await;
+    let (ben, _) = nodes[0].http().guest("Ben").await;
+    let game = two_player_game(&ana, &ben, nodes[0].addr).await;
+    let _watchers = [subscribe(nodes[1].addr, None, &game).await, subscribe(nodes[1].addr, None, &game).await];
+    // (The subscribe helper's probe socket may still be leaving: wait for the count to settle.)
+    let until = Instant::now() + std::time::Duration::from_secs(30);
+    while remote_sockets(&nodes[0]).await != 2.0 {
+        assert!(Instant::now() < until, "the owner serves node 1's two spectators");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+
+    nodes[1].child.kill().expect("SIGKILL");
+    nodes[1].child.wait().unwrap();
+    // Within a few heartbeats the owner forgets them (count-based wait, generous deadline).
+    let until = Instant::now() + std::time::Duration::from_secs(30);
+    while remote_sockets(&nodes[0]).await > 0.0 {
+        assert!(Instant::now() < until, "the owner still serves the dead node's sockets");
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    let log = std::fs::read_to_string(&log_file).unwrap_or_default();
+    assert!(log.contains("remote sockets of departed nodes dropped"), "the owner says why");
+
+    // The game goes on for its players.
+    let players =
+        [Player { http: ana.clone(), node: nodes[0].addr }, Player { http: ben.clone(), node: nodes[0].addr }];
+    let mut acked = Vec::new();
+    let seen = play_to_end(&game, &players, &mut GameRng::from_u64(9), &mut acked).await;
+    assert!(seen.iter().all(|s| s.outcome.is_some()));
+    check_log(&nodes[0].http(), &game, &[0, 1], &acked, dir.path()).await;
     db.cleanup().await;
 }

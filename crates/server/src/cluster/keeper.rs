@@ -23,27 +23,45 @@ const TAKE_PER_SCAN: i64 = 16;
 const PROOF_MARGIN: Duration = Duration::from_millis(1000);
 
 pub(super) async fn run(node: Arc<Node>, tables: Arc<Tables>, stop: CancellationToken) {
+    // How long one renewal proves this node's leases, counted from when it began (the store set
+    // `expires_at` after that moment, by its own clock).
+    let proof = LEASE_TTL.saturating_sub(PROOF_MARGIN);
     let mut last_renewed = Instant::now();
     let taking_over = Arc::new(AtomicBool::new(false));
     loop {
+        // Wake for the next renewal, or exactly when the last one stops proving the leases: a
+        // renewal that fails or hangs must not delay giving the games up past that moment.
+        let proof_ends = last_renewed + proof;
+        let mut wake = Instant::now() + RENEW_EVERY;
+        if node.healthy() {
+            wake = wake.min(proof_ends);
+        }
         tokio::select! {
             _ = stop.cancelled() => return,
-            _ = tokio::time::sleep(RENEW_EVERY) => {}
+            _ = tokio::time::sleep_until(wake) => {}
         }
         let began = Instant::now();
         let nats_up = node.nats.connection_state() == async_nats::connection::State::Connected;
         if nats_up {
-            match renew(&node, &tables).await {
-                Ok(()) => last_renewed = began,
-                Err(e) => tracing::warn!(error = %e, "leases not renewed"),
+            // An unreachable PostgreSQL can hold a query for the pool's whole acquire timeout:
+            // the renewal may run until the proof ends (or one period, once it has ended).
+            let limit = if began < proof_ends { proof_ends } else { began + RENEW_EVERY };
+            match tokio::time::timeout_at(limit, renew(&node, &tables)).await {
+                Ok(Ok(())) => last_renewed = began,
+                Ok(Err(e)) => tracing::warn!(error = %e, "leases not renewed"),
+                Err(_) => tracing::warn!("leases not renewed: the store did not answer in time"),
             }
         }
-        let proven = began.duration_since(last_renewed) < LEASE_TTL.saturating_sub(PROOF_MARGIN);
+        let proven = Instant::now() < last_renewed + proof;
         if node.healthy.swap(proven, Ordering::SeqCst) != proven {
             if proven {
                 tracing::info!("leases renewed again: taking games");
             } else {
                 tracing::error!(nats_up, "cannot renew leases: every table of this node stops");
+                if !nats_up {
+                    // The owners stop hearing this node and drop its sockets: tell them now.
+                    tables.stop_forwarding();
+                }
             }
         }
         if !proven {
@@ -84,9 +102,13 @@ async fn renew(node: &Node, tables: &Arc<Tables>) -> Result<(), crate::store::St
         if !before.contains(&game) && node.leases.epoch(&game).is_none() {
             node.leases.hold(game.clone(), epoch);
             if tables.get(&game).is_none_or(|t| t.is_remote()) {
-                if let Err(e) = tables.restore(&game).await {
-                    tracing::error!(%game, error = %e, "a held game did not restore");
-                }
+                // Not in the renewal's time limit: a long replay must not cost the leases.
+                let tables = Arc::clone(tables);
+                tokio::spawn(async move {
+                    if let Err(e) = tables.restore(&game).await {
+                        tracing::error!(%game, error = %e, "a held game did not restore");
+                    }
+                });
             }
         }
     }

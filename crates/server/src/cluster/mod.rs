@@ -9,6 +9,8 @@
 //!   treats each remote socket as one more subscriber, whose messages (patches, snapshots, acks,
 //!   errors, in the table's order) it publishes to that socket's node, which queues them for it.
 //! - Notices ([`notice`]): lobby changes, kicks and sign-outs, published to every node.
+//! - Presence ([`presence`]): whose turn it is in games owned elsewhere, and heartbeats, by
+//!   which an owner drops the remote subscribers of a node that is gone.
 //!
 //! NATS carries only messages that are useless once missed (a node that misses one resyncs from
 //! the store or its owner), so it runs without persistence: PostgreSQL stays the one truth.
@@ -16,6 +18,7 @@
 
 mod keeper;
 pub mod notice;
+mod presence;
 mod route;
 
 pub use route::{forward, rehome};
@@ -74,6 +77,8 @@ pub struct Node {
     remote_conns: Mutex<HashMap<(String, ConnId), route::RemoteConn>>,
     /// Local connection ids for remote sockets, from the same counter as local sockets.
     next_conn: Mutex<Option<Arc<std::sync::atomic::AtomicU64>>>,
+    /// When each other node was last heard from (its heartbeat), see [`presence`].
+    seen: Mutex<HashMap<String, tokio::time::Instant>>,
 }
 
 impl Node {
@@ -103,6 +108,7 @@ impl Node {
             deliveries: Mutex::default(),
             remote_conns: Mutex::default(),
             next_conn: Mutex::default(),
+            seen: Mutex::default(),
         }))
     }
 
@@ -187,6 +193,7 @@ impl Node {
         }
         route::start(Arc::clone(self), state.clone(), stop.clone()).await?;
         notice::start(Arc::clone(self), state.clone(), stop.clone()).await?;
+        presence::start(Arc::clone(self), state.clone(), stop.clone()).await?;
         tokio::spawn(keeper::run(Arc::clone(self), state.tables.clone(), stop));
         Ok(())
     }

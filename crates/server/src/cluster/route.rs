@@ -34,9 +34,9 @@ const REMOTE_QUEUE: usize = 4096;
 
 /// The owner's side of one remote socket.
 pub(super) struct RemoteConn {
-    id: ConnId,
+    pub(super) id: ConnId,
     out: Outbox,
-    games: HashSet<GameId>,
+    pub(super) games: HashSet<GameId>,
 }
 
 /// A forwarded request.
@@ -102,6 +102,7 @@ impl Node {
             remote.games.insert(game.clone());
             return (remote.id, remote.out.clone());
         }
+        self.heard_if_new(node);
         let id = self.next_conn_id();
         let (out, mut reader) = outbox(REMOTE_QUEUE);
         let (nats, subject) = (self.nats.clone(), deliver_subject(node));
@@ -125,6 +126,7 @@ impl Node {
             }
         });
         conns.insert(key, RemoteConn { id, out: out.clone(), games: HashSet::from([game.clone()]) });
+        crate::metrics::remote_subscribers(conns.len());
         (id, out)
     }
 
@@ -137,6 +139,7 @@ impl Node {
         remote.games.remove(game);
         if remote.games.is_empty() {
             conns.remove(&key);
+            crate::metrics::remote_subscribers(conns.len());
         }
         Some(id)
     }
@@ -174,7 +177,9 @@ pub async fn forward(
     };
     let moved = loop {
         tokio::select! {
-            _ = stop.cancelled() => break false,
+            // Stopped by this node's lease keeper (it lost NATS: the owner drops this node's
+            // sockets), the subscribers are told to come back; at shutdown they just close.
+            _ = stop.cancelled() => break !node.healthy(),
             command = rx.recv() => match command {
                 None => break false,
                 Some(Command::Subscribe { conn, viewer, last_version, out }) => {
@@ -245,7 +250,12 @@ pub async fn rehome(tables: Arc<Tables>, rehome: Rehome) {
     for _ in 0..20 {
         // The new owner takes the game when the old lease lapses: give it a moment.
         tokio::time::sleep(Duration::from_millis(250)).await;
-        let Ok(table) = tables.get_or_load(&game).await else { continue };
+        let table = match tables.get_or_load(&game).await {
+            Ok(table) => table,
+            // This node is stopping: nothing to wait for (its sockets close).
+            Err(ApiError::ShuttingDown) => return,
+            Err(_) => continue,
+        };
         for (conn, viewer, out) in &subscribers {
             let command = Command::Subscribe { conn: *conn, viewer: *viewer, last_version: None, out: out.clone() };
             if !table.send(command).await {

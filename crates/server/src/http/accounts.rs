@@ -144,8 +144,19 @@ struct GameList {
 
 async fn my_games(State(state): State<AppState>, Auth(account): Auth) -> Result<Json<GameList>, ApiError> {
     let mut games = state.store.games_of(&account.id, 200).await?;
+    let mut elsewhere = Vec::new();
     for g in games.iter_mut().filter(|g| g.status == GameStatus::Running) {
-        g.your_turn = state.tables.get(&g.id).is_some_and(|t| t.info.waits_for(g.seat));
+        match state.tables.get(&g.id) {
+            Some(t) if !t.is_remote() => g.your_turn = t.info.waits_for(g.seat),
+            _ => elsewhere.push((g.id.clone(), g.seat)),
+        }
+    }
+    // Cluster mode: only a game's owner knows whose turn it is; ask the other nodes.
+    if let Some(cluster) = state.tables.cluster() {
+        let waiting = cluster.waiting_elsewhere(elsewhere).await;
+        for g in games.iter_mut().filter(|g| waiting.contains(&g.id)) {
+            g.your_turn = true;
+        }
     }
     Ok(Json(GameList { games }))
 }

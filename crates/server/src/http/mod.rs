@@ -47,6 +47,11 @@ pub fn app(state: AppState) -> Router {
 }
 
 async fn healthz(State(state): State<AppState>) -> Result<Json<serde_json::Value>, ApiError> {
+    // Cluster mode: a node that cannot prove its leases is out of service (a load balancer
+    // sends its clients elsewhere) until it renews them again.
+    if state.tables.cluster().is_some_and(|c| !c.healthy()) {
+        return Err(ApiError::Unavailable);
+    }
     state.store.ping().await?;
     Ok(Json(json!({"status": "ok", "live_tables": state.tables.live(), "live_lobbies": state.lobbies.live()})))
 }

@@ -167,6 +167,27 @@ impl Store {
         .transpose()
     }
 
+    /// The nodes holding live leases on any of `games` (games nobody holds live are left out).
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub async fn live_lease_holders(&self, games: &[GameId]) -> Result<HashMap<GameId, String>, StoreError> {
+        if games.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let places: Vec<String> = (1..=games.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "select game, node from table_leases where game in ({}) and expires_at >= {DB_NOW}",
+            places.join(", ")
+        );
+        let mut query = sqlx::query(&sql);
+        for game in games {
+            query = query.bind(game.as_str());
+        }
+        let rows = query.fetch_all(self.pool()).await?;
+        rows.iter().map(|r| Ok((GameId(text(r, "game")?), text(r, "node")?))).collect()
+    }
+
     /// Running games whose lease is missing or expired (their node died or let go): at most `limit`.
     ///
     /// # Errors

@@ -46,6 +46,16 @@ pub enum StoreError {
 }
 
 impl StoreError {
+    /// Whether the database could not be reached (rather than refused or failed this request).
+    pub fn is_unreachable(&self) -> bool {
+        matches!(
+            self,
+            StoreError::Db(
+                sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Protocol(_)
+            )
+        )
+    }
+
     fn from_insert(e: sqlx::Error) -> StoreError {
         match &e {
             sqlx::Error::Database(db) if db.is_unique_violation() => StoreError::Conflict(db.message().to_string()),

@@ -133,14 +133,8 @@ impl Writer {
     }
 }
 
-/// Whether a failure means the database cannot be reached (rather than refused this append).
 fn unreachable(e: &StoreError) -> bool {
-    matches!(
-        e,
-        StoreError::Db(
-            sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Protocol(_)
-        )
-    )
+    e.is_unreachable()
 }
 
 async fn run(store: Store, mut rx: mpsc::Receiver<Append>, health: Health, leases: Option<Arc<LeaseBook>>) {

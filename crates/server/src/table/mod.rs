@@ -222,6 +222,15 @@ impl Tables {
         }
     }
 
+    /// Stops every forwarding handle (cluster mode: this node lost NATS and gave up its games);
+    /// their subscribers are told to subscribe again, which succeeds once the node is back.
+    pub fn stop_forwarding(&self) {
+        let Ok(map) = self.map.read() else { return };
+        for handle in map.values().filter(|h| h.remote) {
+            handle.stop.cancel();
+        }
+    }
+
     /// Starts the table of a game just created (with its first state): in cluster mode the
     /// caller took its lease first, see [`crate::cluster::Node::claim_new`].
     pub fn start(self: &Arc<Self>, record: &GameRecord, rebuilt: Rebuilt) -> TableHandle {
@@ -249,6 +258,11 @@ impl Tables {
         if self.shutdown.is_cancelled() {
             return Err(ApiError::ShuttingDown);
         }
+        // Cluster mode: a node that cannot prove its leases (PostgreSQL or NATS lost) plays
+        // nothing, and says so at once instead of after the store's timeout.
+        if self.cluster().is_some_and(|c| !c.healthy()) {
+            return Err(ApiError::Unavailable);
+        }
         let record = match self.store.game(id).await {
             Ok(record) => record.ok_or(ApiError::GameNotFound)?,
             // Its row no longer reads: it cannot be played (recovery marked it broken).
@@ -256,7 +270,7 @@ impl Tables {
                 tracing::error!(game = %id, error = %e, "unreadable game row");
                 return Err(ApiError::GameBroken);
             }
-            Err(e) => return Err(e.into()),
+            Err(e) => return Err(unavailable_or(e)),
         };
         if record.status == GameStatus::Broken {
             return Err(ApiError::GameBroken);
@@ -268,7 +282,7 @@ impl Tables {
                 return Ok(self.spawn_remote(cluster.clone(), &record, owner));
             }
         }
-        let actions = self.store.actions(id).await?;
+        let actions = self.store.actions(id).await.map_err(unavailable_or)?;
         let rebuilt = self.rebuild_blocking(&record, actions).await.map_err(|e| {
             tracing::error!(game = %id, error = %e, "a stored game no longer replays");
             ApiError::GameBroken
@@ -434,6 +448,17 @@ impl Tables {
     pub async fn wait_stopped(&self) {
         self.tracker.close();
         self.tracker.wait().await;
+    }
+}
+
+/// A store failure as clients see it: `server/unavailable` (retryable) when the store cannot be
+/// reached, else `server/internal`.
+fn unavailable_or(e: StoreError) -> ApiError {
+    if e.is_unreachable() {
+        tracing::warn!(error = %e, "store unreachable");
+        ApiError::Unavailable
+    } else {
+        e.into()
     }
 }
 

@@ -17,6 +17,7 @@ use tokio::sync::oneshot;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+pub mod cluster;
 pub mod play;
 
 /// A database that exists for one test.
@@ -317,6 +318,15 @@ impl Ws {
         let welcome = ws.recv().await;
         assert_eq!(welcome["type"], "welcome", "first message is the welcome: {welcome}");
         ws
+    }
+
+    /// Connects and reads the welcome; `None` if the server cannot be reached (it is down, or
+    /// going down).
+    pub async fn try_connect(addr: SocketAddr, token: Option<&str>) -> Option<Ws> {
+        let (stream, _) = tokio_tungstenite::connect_async(ws_request(addr, token)).await.ok()?;
+        let mut ws = Ws { stream };
+        let welcome = ws.try_recv(Duration::from_secs(10)).await?;
+        (welcome["type"] == "welcome").then_some(ws)
     }
 
     /// Connects without reading anything.

@@ -43,7 +43,14 @@ impl Seen {
         ws.send(json!({"type": "subscribe", "game": game, "code": code})).await;
         let snapshot = ws.recv_until(|m| m["type"] == "snapshot" || m["type"] == "error").await;
         assert_eq!(snapshot["type"], "snapshot", "subscribing gives a snapshot: {snapshot}");
-        let mut seen = Seen {
+        let mut seen = Seen::new(ws, game);
+        seen.absorb(snapshot);
+        seen
+    }
+
+    /// A picture of `game` with nothing in it yet, reading `ws` (the caller subscribes).
+    pub fn new(ws: Ws, game: &str) -> Seen {
+        Seen {
             ws,
             game: game.to_string(),
             seat: None,
@@ -59,9 +66,7 @@ impl Seen {
             acks: Vec::new(),
             errors: Vec::new(),
             received: Vec::new(),
-        };
-        seen.absorb(snapshot);
-        seen
+        }
     }
 
     /// Takes in one server message.
