@@ -166,7 +166,7 @@ impl Actor {
         match command {
             Command::Subscribe { conn, viewer, last_version, out } => {
                 // Never show a position the store does not hold.
-                if self.needs_reload && !self.reload().await {
+                if self.needs_reload && !self.try_reload().await {
                     out.send(error_text(&ApiError::Unavailable, None, Some(&self.info.id)));
                     return;
                 }
@@ -192,7 +192,7 @@ impl Actor {
     }
 
     async fn client_action(&mut self, seat: Seat, version: u64, action: Value) -> Result<u64, ApiError> {
-        if self.needs_reload && !self.reload().await {
+        if self.needs_reload && !self.try_reload().await {
             return Err(ApiError::Unavailable);
         }
         if self.finished() {
@@ -251,7 +251,7 @@ impl Actor {
             };
             self.needs_reload = true;
             if !self.shutdown.is_cancelled() {
-                self.reload().await;
+                self.try_reload().await;
             }
             return Err(error);
         }
@@ -263,6 +263,14 @@ impl Actor {
             tracing::info!(game = %self.info.id, version = self.version, "game over");
         }
         Ok(self.version)
+    }
+
+    /// [`Actor::reload`], unless the writer knows the store is unreachable: then false at once.
+    /// Reading an unreachable store waits out the pool's acquire timeout (seconds), and the
+    /// client waiting behind it gets the same `server/unavailable` later; the writer probes the
+    /// store and the next command tries again.
+    async fn try_reload(&mut self) -> bool {
+        !self.writer.health().is_down() && self.reload().await
     }
 
     /// Reloads the game from the store and sends every subscriber a snapshot of it. False (and
