@@ -82,6 +82,15 @@ function expand(view) {
   };
 }
 
+function cardName(view, id) {
+  const all = [...view.fate, ...view.seats.flatMap((p) => p.tableau), ...view.discard.filter((d) => d.card).map((d) => d.card)];
+  if (view.pending && view.pending.options) all.push(...view.pending.options.map(([, c]) => c));
+  if (view.pending && view.pending.cards) all.push(...view.pending.cards);
+  if (view.pending && view.pending.card) all.push(view.pending.card);
+  const card = all.find((c) => c.id === id);
+  return card ? card.name : t('kt.card_n', { id });
+}
+
 // The rules texts of the game being drawn (names in the interface's language), set by each drawing.
 let names = null;
 
