@@ -45,6 +45,12 @@ for (const game of GAMES) {
     await page.locator('[data-testid="legal-actions"] button.action').first().focus();
     const actionKey = await page.locator('[data-testid="legal-actions"] button.action').first().getAttribute('data-term');
     assert.ok(actionKey && actionKey.startsWith('action:'), 'the action buttons carry their rules text');
+    if (game === 'knights-templar') {
+      // The module labels its options from the view and the rules texts ("Take Myth"); the generic
+      // fallback ("Pick — Card: 34") means its labeler failed.
+      const labels = await page.locator('[data-testid="legal-actions"] button.action').allTextContents();
+      assert.ok(labels.length && labels.every((l) => !/—/.test(l)), `the options name their cards: ${labels.join(' | ')}`);
+    }
     await page.waitForFunction(() => !document.getElementById('tooltip').hidden);
 
     // The "now" panel explains the decision in plain words, from the same texts.

@@ -6,7 +6,8 @@ use crate::card::{Card, CardType};
 use crate::state::{EndReason, KnightsTemplar, Pending, SetupDraw, Stage};
 use crate::{rules, score};
 use game_core::{BySeat, GameRng, Outcome, ScoreLine, Seat, Viewer};
-use serde::Serialize;
+use serde::{Serialize, Serializer};
+use std::collections::BTreeMap;
 
 /// A card as shown to a player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -90,7 +91,10 @@ pub enum PendingView {
 }
 
 /// Everything one viewer may see.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+///
+/// Its JSON (what clients receive, and what every action's RFC 6902 patch is computed from) is
+/// leaner than these fields: see [`View::serialize`].
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct View {
     /// Who is looking.
     pub viewer: Viewer,
@@ -221,4 +225,132 @@ pub(crate) fn scramble_hidden(game: &KnightsTemplar, viewer: Viewer, rng: &mut G
         game.discard[i].card = dealt.next().unwrap_or(game.discard[i].card);
     }
     game
+}
+
+/// The JSON of a [`View`] (what clients receive, and what every action's RFC 6902 patch is
+/// computed from) is leaner than its fields: every viewer receives the patch of every action, so
+/// one action should change as few values as possible (issue 12: the median patch of a 4-player
+/// game went from ~790 B to under 200 B).
+///
+/// - Cards are bare ids: names and types are static card data (the rules texts name every card;
+///   the type follows from the id, ids running through [`CardType::ALL`] in order).
+/// - `fate` is an object keyed by card id (values `true`): taking a card removes one key, where an
+///   array would shift every later card. It lists the row in id order, not in flip order.
+/// - `pending` has one shape for every kind: `kind`, `seat` (the decider; absent once over) and
+///   the extras of its kind: `card` and `options` (`[seat, card]` pairs) for `target`, `cards`
+///   for `ally_choice` (its resolver only). The Fate pick and the Grand Master's nomination are
+///   both `select`, so a pick and the nomination after it differ in `seat` at most: it is the
+///   nomination when `seat` is the Grand Master and the Grand Master has picked this round.
+/// - Left out as derived: per-type counts and the score now (from the tableaus and `county_vp`),
+///   the running breakdown (the same; the final one is in `outcome`), who has picked this round
+///   (in the Select stage, a seat whose `fate_picks` equals `round` and who is not resolving its
+///   pick), the nomination's candidates (the seats that have not picked), and who acts (the patch
+///   frame carries `to_act`; it is `pending.seat`). Once the game is over, "picked this round" is
+///   not derivable for a last picker whose card ended the game (a fifth Downfall) mid-pick.
+///
+/// The crate's tests (`src/tests/view_json.rs`) check every derivation against these fields.
+impl Serialize for View {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        LeanView::from(self).serialize(serializer)
+    }
+}
+
+#[derive(Serialize)]
+struct LeanView<'a> {
+    viewer: Viewer,
+    players: usize,
+    turn: u32,
+    round: u32,
+    stage: Stage,
+    grand_master: Seat,
+    deck_count: usize,
+    fate: BTreeMap<Card, bool>,
+    seats: Vec<LeanSeat>,
+    discard: Vec<LeanDiscard>,
+    pending: LeanPending,
+    power_queue: &'a [Seat],
+    setup_draws: &'a [SetupDraw],
+    end: Option<EndReason>,
+    outcome: &'a Option<Outcome>,
+}
+
+#[derive(Serialize)]
+struct LeanSeat {
+    seat: Seat,
+    tableau: Vec<Card>,
+    county_vp: u32,
+    fate_picks: u32,
+}
+
+#[derive(Serialize)]
+struct LeanDiscard {
+    card: Option<Card>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    face_down: bool,
+}
+
+#[derive(Serialize)]
+struct LeanPending {
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seat: Option<Seat>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    card: Option<Card>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    options: Option<Vec<(Seat, Card)>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cards: Option<[Card; 2]>,
+}
+
+impl<'a> From<&'a View> for LeanView<'a> {
+    fn from(v: &'a View) -> Self {
+        let fate = v.fate.iter().map(|c| (c.id, true)).collect();
+        let mut pending = LeanPending { kind: "over", seat: None, card: None, options: None, cards: None };
+        match &v.pending {
+            // One kind for both Select Phase decisions (see above): a pick and the nomination
+            // that follows it then differ in `seat` at most.
+            PendingView::Pick { seat } => (pending.kind, pending.seat) = ("select", Some(*seat)),
+            PendingView::Nominate { gm, .. } => (pending.kind, pending.seat) = ("select", Some(*gm)),
+            PendingView::Target { resolver, card, options } => {
+                (pending.kind, pending.seat) = ("target", Some(*resolver));
+                pending.card = Some(card.id);
+                pending.options = Some(options.iter().map(|(s, c)| (*s, c.id)).collect());
+            }
+            PendingView::AllyChoice { resolver, cards } => {
+                (pending.kind, pending.seat) = ("ally_choice", Some(*resolver));
+                pending.cards = cards.map(|[a, b]| [a.id, b.id]);
+            }
+            PendingView::Over => {}
+        }
+        LeanView {
+            viewer: v.viewer,
+            players: v.players,
+            turn: v.turn,
+            round: v.round,
+            stage: v.stage,
+            grand_master: v.grand_master,
+            deck_count: v.deck_count,
+            fate,
+            seats: v
+                .seats
+                .iter()
+                .map(|(_, p)| LeanSeat {
+                    seat: p.seat,
+                    tableau: p.tableau.iter().map(|c| c.id).collect(),
+                    county_vp: p.county_vp,
+                    fate_picks: p.fate_picks,
+                })
+                .collect(),
+            discard: v
+                .discard
+                .iter()
+                .map(|d| LeanDiscard { card: d.card.map(|c| c.id), face_down: d.face_down })
+                .collect(),
+            pending,
+            power_queue: &v.power_queue,
+            setup_draws: &v.setup_draws,
+            end: v.end,
+            outcome: &v.outcome,
+        }
+    }
 }

@@ -76,9 +76,6 @@ struct Seen {
 
 impl Seen {
     fn view(&mut self, view: &Value) {
-        if let Some(kind) = view.pointer("/pending/kind").and_then(Value::as_str) {
-            self.steps.insert(kind.to_string());
-        }
         if let Some(stage) = view.get("stage").and_then(Value::as_str) {
             self.terms.insert(format!("stage:{stage}"));
         }
@@ -115,7 +112,19 @@ impl Seen {
 
     fn game(&mut self, game: &KnightsTemplar) {
         for viewer in Viewer::all(game.players()) {
-            self.view(&serde_json::to_value(game.view(viewer)).unwrap_or_default());
+            let view = game.view(viewer);
+            self.view(&serde_json::to_value(&view).unwrap_or_default());
+            // The view JSON sends bare card ids and one `select` kind for a pick and a nomination,
+            // and leaves derived fields out; the client rebuilds the typed shape (cards with their
+            // type, `pick`/`nominate`, each seat's score now and pick flag) and labels it with
+            // these texts, so the typed parts are looked at as well.
+            let pending = serde_json::to_value(&view.pending).unwrap_or_default();
+            if let Some(kind) = pending.get("kind").and_then(Value::as_str) {
+                self.steps.insert(kind.to_string());
+            }
+            self.walk(&pending);
+            self.walk(&serde_json::to_value(&view.seats).unwrap_or_default());
+            self.walk(&serde_json::to_value(&view.fate).unwrap_or_default());
         }
         for seat in game.to_act() {
             for action in game.legal_actions(seat) {

@@ -195,7 +195,7 @@ fn the_engine_driver_plays_a_game_and_answers_bad_input_with_error_codes() {
     assert_eq!(replies[4]["ok"], true);
     assert_eq!(replies[4]["id"], 7, "the id is echoed");
     assert_eq!(replies[4]["seed_commitment"].as_str().map(str::len), Some(64));
-    assert!(replies[5]["view"]["fate"].is_array());
+    assert!(replies[5]["view"]["fate"].is_object(), "the Fate row keyed by card id");
     assert_eq!(replies[6]["error"]["code"], "rule/illegal_action");
     assert_eq!(replies[7]["error"]["code"], "rule/malformed_action");
     assert!(replies[8]["to_act"].is_array());

@@ -15,6 +15,72 @@ const TYPE_TEXT = {
   power: '#9a4a0e', battle: '#9b1c1c', enemy: '#2d2d2d', downfall: '#555555',
 };
 const TYPE_LETTER = { legacy: 'L', ally: 'A', county: 'C', treasure: 'T', mission: 'M', power: 'P', battle: 'B', enemy: 'E', downfall: 'D' };
+// How many cards of each type, in TYPES order: ids 1–95 run through the types in this order
+// (the engine's card list; crates/knights-templar/tests/web_client.rs checks this table against it).
+const TYPE_SIZES = [10, 10, 8, 7, 16, 16, 7, 8, 13];
+
+/** A card's type from its id (static card data: the view sends bare ids). */
+function kindOf(id) {
+  let last = 0;
+  for (let i = 0; i < TYPES.length; i += 1) {
+    last += TYPE_SIZES[i];
+    if (id <= last) return TYPES[i];
+  }
+  return null;
+}
+
+/** A card id as the drawing code uses it, with its type; names come from the rules texts ("card 12" until they load). */
+function cardOf(id) {
+  return { id, kind: kindOf(id), name: t('kt.card_n', { id }) };
+}
+
+/**
+ * The view as the server sends it (lean, see docs/protocol.md: bare card ids, the Fate row as an
+ * object keyed by card id, one `select` kind for a pick and a nomination, nothing derived)
+ * expanded into what the drawing code reads: cards with their types, the Fate row as a list,
+ * `pick` or `nominate`, each seat's per-type counts, score now and pick flag, and who acts.
+ */
+function expand(view) {
+  if (!view || Array.isArray(view.fate)) return view;
+  const fate = Object.keys(view.fate || {}).map(Number).sort((a, b) => a - b).map(cardOf);
+  const p = view.pending || { kind: 'over' };
+  const seat = typeof p.seat === 'number' ? p.seat : null;
+  const gm = view.seats.find((x) => x.seat === view.grand_master);
+  // The nomination is the Grand Master's decision once the Grand Master has picked this round.
+  const nominating = p.kind === 'select' && seat === view.grand_master && gm && gm.fate_picks === view.round;
+  const resolving = view.stage === 'select' && (p.kind === 'target' || p.kind === 'ally_choice') ? seat : null;
+  const counts = view.seats.map((x) => TYPES.map((kind) => x.tableau.filter((id) => kindOf(id) === kind).length));
+  // The Legacy bonus: 5 to the sole leader, 3 to each of tied leaders, with at least one Legacy.
+  const legacy = counts.map((c) => c[0]);
+  const best = Math.max(0, ...legacy);
+  const leaders = legacy.filter((l) => l === best).length;
+  const seats = view.seats.map((x, i) => {
+    const c = counts[i];
+    const bonus = best > 0 && legacy[i] === best ? (leaders === 1 ? 5 : 3) : 0;
+    return {
+      ...x,
+      tableau: x.tableau.map(cardOf),
+      counts: c,
+      score_now: bonus + x.county_vp + c[3] - c[8],
+      picked_this_round: x.fate_picks === view.round && x.seat !== resolving,
+    };
+  });
+  const pending = { ...p };
+  if (p.kind === 'select') pending.kind = nominating ? 'nominate' : 'pick';
+  if (nominating) pending.gm = seat;
+  if (typeof p.card === 'number') pending.card = cardOf(p.card);
+  if (Array.isArray(p.options)) pending.options = p.options.map(([s, id]) => [s, cardOf(id)]);
+  if (Array.isArray(p.cards)) pending.cards = p.cards.map(cardOf);
+  if (p.kind === 'target' || p.kind === 'ally_choice') pending.resolver = seat;
+  return {
+    ...view,
+    fate,
+    seats,
+    pending,
+    discard: (view.discard || []).map((d) => ({ card: typeof d.card === 'number' ? cardOf(d.card) : null, face_down: !!d.face_down })),
+    to_act: seat === null ? [] : [seat],
+  };
+}
 
 function cardName(view, id) {
   const all = [...view.fate, ...view.seats.flatMap((p) => p.tableau), ...view.discard.filter((d) => d.card).map((d) => d.card)];
@@ -97,11 +163,13 @@ export default {
   },
 
   /** The decision now, as the rules texts name it. */
-  steps(view) {
+  steps(lean) {
+    const view = expand(lean);
     return [view.pending && view.pending.kind, view.stage];
   },
 
-  label(action, view, c) {
+  label(action, lean, c) {
+    const view = expand(lean);
     // Names from the rules texts first: the replay labels moves without a view of that moment.
     const n = (id) => c.tname('card', id, view ? cardName(view, id) : t('kt.card_n', { id }));
     switch (action.type) {
@@ -113,8 +181,9 @@ export default {
     }
   },
 
-  board(view, c) {
+  board(lean, c) {
     names = c;
+    const view = expand(lean);
     const W = 1000;
     const rowH = 96;
     const out = [];
@@ -199,8 +268,9 @@ export default {
     return svgRoot(W, H, s('rect', { x: 0, y: 0, width: W, height: H, fill: '#efe4cc', rx: 10 }), ...out);
   },
 
-  turn(view, c) {
+  turn(lean, c) {
     names = c;
+    const view = expand(lean);
     const p = view.pending;
     let text = '';
     if (p.kind === 'pick') text = t('kt.now.pick', { name: c.name(p.seat) });
@@ -217,7 +287,8 @@ export default {
     return h('div', {}, h('h2', {}, t('board.now')), h('p', {}, text), keep);
   },
 
-  players(view, c) {
+  players(lean, c) {
+    const view = expand(lean);
     return h('div', { class: 'player-boards' }, ...view.seats.map((p) => h('div', {
       class: ['pboard', view.to_act.includes(p.seat) ? 'acting' : null], style: { '--seat': c.color(p.seat) },
     },

@@ -3,6 +3,7 @@
 
 mod invariants;
 mod scenarios;
+mod view_json;
 
 use crate::card::Card;
 use crate::state::{Discard, KnightsTemplar, Pending, Stage};

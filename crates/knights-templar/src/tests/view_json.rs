@@ -1,0 +1,121 @@
+//! The lean view JSON (see `impl Serialize for View`): everything it leaves out can be derived
+//! from what it sends, as the web client derives it, checked against the typed view at every
+//! step of random games for every viewer.
+
+use crate::card::{Card, CardType};
+use crate::state::{KnightsTemplar, Stage};
+use crate::view::{PendingView, View};
+use crate::Options;
+use game_core::testing::{random_playout, setup};
+use game_core::{Game, Seat, Viewer};
+use serde_json::Value;
+
+fn num(v: &Value) -> u64 {
+    v.as_u64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+/// What the client computes from the JSON, compared with the typed view.
+fn check(view: &View, json: &Value, what: &str) {
+    let obj = json.as_object().expect("an object");
+    for gone in ["to_act", "breakdown", "picked"] {
+        assert!(!obj.contains_key(gone), "{what}: `{gone}` is left out");
+    }
+    // The Fate row: one key per card.
+    let mut fate: Vec<u8> = json["fate"].as_object().expect("fate").keys().map(|k| k.parse().expect("id")).collect();
+    fate.sort_unstable();
+    let mut typed: Vec<u8> = view.fate.iter().map(|c| c.id.0).collect();
+    typed.sort_unstable();
+    assert_eq!(fate, typed, "{what}: fate");
+    let round = num(&json["round"]);
+    let stage = json["stage"].as_str().expect("stage");
+    let pending = &json["pending"];
+    let kind = pending["kind"].as_str().expect("kind");
+    let pseat = pending.get("seat").map(num);
+    let gm = num(&json["grand_master"]);
+    let seats = json["seats"].as_array().expect("seats");
+    let picks = |s: u64| num(&seats[s as usize]["fate_picks"]);
+    // Score now: Legacy bonus (5 to a sole leader, 3 to tied leaders), County VP, Treasures, Downfall.
+    let counts: Vec<Vec<usize>> = seats
+        .iter()
+        .map(|p| {
+            let tableau: Vec<CardType> =
+                p["tableau"].as_array().expect("tableau").iter().map(|c| Card(num(c) as u8).kind()).collect();
+            CardType::ALL.iter().map(|t| tableau.iter().filter(|k| *k == t).count()).collect()
+        })
+        .collect();
+    let legacy: Vec<usize> = counts.iter().map(|c| c[0]).collect();
+    let best = legacy.iter().copied().max().unwrap_or(0);
+    let leaders = legacy.iter().filter(|l| **l == best).count();
+    for (seat, p) in view.seats.iter() {
+        let j = &seats[seat.index()];
+        assert_eq!(j.as_object().map(|o| o.len()), Some(4), "{what}: seat, tableau, county_vp, fate_picks");
+        let ids: Vec<u64> = j["tableau"].as_array().expect("tableau").iter().map(num).collect();
+        assert_eq!(ids, p.tableau.iter().map(|c| u64::from(c.id.0)).collect::<Vec<_>>(), "{what}: tableau");
+        assert_eq!(counts[seat.index()], p.counts, "{what}: counts from the tableau");
+        let c = &counts[seat.index()];
+        let bonus = match (best, legacy[seat.index()] == best, leaders) {
+            (0, _, _) | (_, false, _) => 0,
+            (_, true, 1) => 5,
+            _ => 3,
+        };
+        let score = bonus + num(&j["county_vp"]) as i64 + c[3] as i64 - c[8] as i64;
+        assert_eq!(score, p.score_now, "{what}: score now from the tableaus and County VP");
+        let resolving = stage == "select" && matches!(kind, "target" | "ally_choice") && pseat == Some(seat.0 as u64);
+        let picked = picks(seat.0 as u64) == round && !resolving;
+        if view.stage != Stage::Over {
+            assert_eq!(picked, p.picked_this_round, "{what}: picked this round for {seat}");
+        }
+    }
+    match &view.pending {
+        PendingView::Pick { seat } => {
+            assert_eq!((kind, pseat), ("select", Some(seat.0 as u64)), "{what}");
+            assert!(!(pseat == Some(gm) && picks(gm) == round), "{what}: a pick, not a nomination");
+        }
+        PendingView::Nominate { gm: by, candidates } => {
+            assert_eq!((kind, pseat), ("select", Some(by.0 as u64)), "{what}");
+            assert!(pseat == Some(gm) && picks(gm) == round, "{what}: a nomination");
+            let unpicked: Vec<Seat> = view.seats.iter().filter(|(_, p)| !p.picked_this_round).map(|(s, _)| s).collect();
+            let mut sorted = candidates.clone();
+            sorted.sort();
+            assert_eq!(sorted, unpicked, "{what}: candidates are the seats that have not picked");
+        }
+        PendingView::Target { resolver, card, options } => {
+            assert_eq!((kind, pseat), ("target", Some(resolver.0 as u64)), "{what}");
+            assert_eq!(num(&pending["card"]), u64::from(card.id.0));
+            let typed: Vec<Value> = options.iter().map(|(s, c)| serde_json::json!([s.0, c.id.0])).collect();
+            assert_eq!(pending["options"], Value::Array(typed), "{what}");
+        }
+        PendingView::AllyChoice { resolver, cards } => {
+            assert_eq!((kind, pseat), ("ally_choice", Some(resolver.0 as u64)), "{what}");
+            let typed = cards.map(|[a, b]| serde_json::json!([a.id.0, b.id.0]));
+            assert_eq!(pending.get("cards").cloned(), typed, "{what}: the two cards, for the resolver only");
+        }
+        PendingView::Over => assert_eq!((kind, pseat), ("over", None), "{what}"),
+    }
+    for (d, j) in view.discard.iter().zip(json["discard"].as_array().expect("discard")) {
+        assert_eq!(j["card"].as_u64(), d.card.map(|c| u64::from(c.id.0)), "{what}: discard");
+        assert_eq!(j.get("face_down") == Some(&Value::Bool(true)), d.face_down, "{what}: face down");
+    }
+}
+
+#[test]
+fn everything_the_view_json_leaves_out_is_derivable_from_what_it_sends() {
+    let mut kinds = std::collections::BTreeSet::new();
+    for players in KnightsTemplar::MIN_PLAYERS..=KnightsTemplar::MAX_PLAYERS {
+        for seed in 0..6 {
+            let options = Options::default();
+            let p = random_playout::<KnightsTemplar>(players, &options, seed, 5_000, false);
+            let mut game: KnightsTemplar = setup(players, &options, seed);
+            for (step, (seat, action)) in p.actions.iter().enumerate() {
+                game.apply(*seat, action).expect("replays");
+                for viewer in Viewer::all(players) {
+                    let view = game.view(viewer);
+                    let json = serde_json::to_value(&view).expect("json");
+                    kinds.insert(format!("{:?}", std::mem::discriminant(&view.pending)));
+                    check(&view, &json, &format!("{players} players, seed {seed}, step {step}, {viewer:?}"));
+                }
+            }
+        }
+    }
+    assert_eq!(kinds.len(), 5, "every decision point and the end were met");
+}
