@@ -238,15 +238,12 @@ pub(crate) fn scramble_hidden(game: &KnightsTemplar, viewer: Viewer, rng: &mut G
 ///   array would shift every later card. It lists the row in id order, not in flip order.
 /// - `pending` has one shape for every kind: `kind`, `seat` (the decider; absent once over) and
 ///   the extras of its kind: `card` and `options` (`[seat, card]` pairs) for `target`, `cards`
-///   for `ally_choice` (its resolver only). The Fate pick and the Grand Master's nomination are
-///   both `select`, so a pick and the nomination after it differ in `seat` at most: it is the
-///   nomination when `seat` is the Grand Master and the Grand Master has picked this round.
-/// - Left out as derived: per-type counts and the score now (from the tableaus and `county_vp`),
-///   the running breakdown (the same; the final one is in `outcome`), who has picked this round
-///   (in the Select stage, a seat whose `fate_picks` equals `round` and who is not resolving its
-///   pick), the nomination's candidates (the seats that have not picked), and who acts (the patch
-///   frame carries `to_act`; it is `pending.seat`). Once the game is over, "picked this round" is
-///   not derivable for a last picker whose card ended the game (a fifth Downfall) mid-pick.
+///   for `ally_choice` (its resolver only).
+/// - Left out: per-type counts (the client counts the tableau's cards by their printed type),
+///   the running breakdown (the final one is in `outcome`; the running total is `score_now`), the
+///   nomination's candidates (the seats that have not picked this round), and who acts (the
+///   patch frame carries `to_act`; it is `pending.seat`). What takes the rules to work out, the
+///   score and who has picked, is sent: the client holds no rules.
 ///
 /// The crate's tests (`src/tests/view_json.rs`) check every derivation against these fields.
 impl Serialize for View {
@@ -280,6 +277,8 @@ struct LeanSeat {
     tableau: Vec<Card>,
     county_vp: u32,
     fate_picks: u32,
+    picked_this_round: bool,
+    score_now: i64,
 }
 
 #[derive(Serialize)]
@@ -307,10 +306,8 @@ impl<'a> From<&'a View> for LeanView<'a> {
         let fate = v.fate.iter().map(|c| (c.id, true)).collect();
         let mut pending = LeanPending { kind: "over", seat: None, card: None, options: None, cards: None };
         match &v.pending {
-            // One kind for both Select Phase decisions (see above): a pick and the nomination
-            // that follows it then differ in `seat` at most.
-            PendingView::Pick { seat } => (pending.kind, pending.seat) = ("select", Some(*seat)),
-            PendingView::Nominate { gm, .. } => (pending.kind, pending.seat) = ("select", Some(*gm)),
+            PendingView::Pick { seat } => (pending.kind, pending.seat) = ("pick", Some(*seat)),
+            PendingView::Nominate { gm, .. } => (pending.kind, pending.seat) = ("nominate", Some(*gm)),
             PendingView::Target { resolver, card, options } => {
                 (pending.kind, pending.seat) = ("target", Some(*resolver));
                 pending.card = Some(card.id);
@@ -339,6 +336,8 @@ impl<'a> From<&'a View> for LeanView<'a> {
                     tableau: p.tableau.iter().map(|c| c.id).collect(),
                     county_vp: p.county_vp,
                     fate_picks: p.fate_picks,
+                    picked_this_round: p.picked_this_round,
+                    score_now: p.score_now,
                 })
                 .collect(),
             discard: v

@@ -35,39 +35,24 @@ function cardOf(id) {
 }
 
 /**
- * The view as the server sends it (lean, see docs/protocol.md: bare card ids, the Fate row as an
- * object keyed by card id, one `select` kind for a pick and a nomination, nothing derived)
- * expanded into what the drawing code reads: cards with their types, the Fate row as a list,
- * `pick` or `nominate`, each seat's per-type counts, score now and pick flag, and who acts.
+ * The view as the server sends it (lean, see docs/games/knights-templar.md: bare card ids, the
+ * Fate row as an object keyed by card id) expanded into what the drawing code reads: cards with
+ * their names and types, the Fate row as a list, each seat's per-type counts, and who acts.
  */
 function expand(view) {
   if (!view || Array.isArray(view.fate)) return view;
   const fate = Object.keys(view.fate || {}).map(Number).sort((a, b) => a - b).map(cardOf);
   const p = view.pending || { kind: 'over' };
   const seat = typeof p.seat === 'number' ? p.seat : null;
-  const gm = view.seats.find((x) => x.seat === view.grand_master);
-  // The nomination is the Grand Master's decision once the Grand Master has picked this round.
-  const nominating = p.kind === 'select' && seat === view.grand_master && gm && gm.fate_picks === view.round;
-  const resolving = view.stage === 'select' && (p.kind === 'target' || p.kind === 'ally_choice') ? seat : null;
-  const counts = view.seats.map((x) => TYPES.map((kind) => x.tableau.filter((id) => kindOf(id) === kind).length));
-  // The Legacy bonus: 5 to the sole leader, 3 to each of tied leaders, with at least one Legacy.
-  const legacy = counts.map((c) => c[0]);
-  const best = Math.max(0, ...legacy);
-  const leaders = legacy.filter((l) => l === best).length;
-  const seats = view.seats.map((x, i) => {
-    const c = counts[i];
-    const bonus = best > 0 && legacy[i] === best ? (leaders === 1 ? 5 : 3) : 0;
-    return {
-      ...x,
-      tableau: x.tableau.map(cardOf),
-      counts: c,
-      score_now: bonus + x.county_vp + c[3] - c[8],
-      picked_this_round: x.fate_picks === view.round && x.seat !== resolving,
-    };
-  });
+  const seats = view.seats.map((x) => ({
+    ...x,
+    tableau: x.tableau.map(cardOf),
+    // Cards of each type, counted by their printed type (the score and who has picked come
+    // from the server: the client holds no rules).
+    counts: TYPES.map((kind) => x.tableau.filter((id) => kindOf(id) === kind).length),
+  }));
   const pending = { ...p };
-  if (p.kind === 'select') pending.kind = nominating ? 'nominate' : 'pick';
-  if (nominating) pending.gm = seat;
+  if (p.kind === 'nominate') pending.gm = seat;
   if (typeof p.card === 'number') pending.card = cardOf(p.card);
   if (Array.isArray(p.options)) pending.options = p.options.map(([s, id]) => [s, cardOf(id)]);
   if (Array.isArray(p.cards)) pending.cards = p.cards.map(cardOf);
