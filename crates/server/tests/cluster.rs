@@ -16,15 +16,8 @@ use std::time::Instant;
 
 #[tokio::test]
 async fn players_on_two_nodes_and_a_spectator_on_a_third_play_a_game_that_verifies() {
-    let Some((nats, db)) = cluster_prerequisites().await else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let log_file = dir.path().join("nodes.log");
-    let _show = ShowLogOnFailure(log_file.clone());
-    let nodes = [
-        Node::start(&db, &nats, &log_file).await,
-        Node::start(&db, &nats, &log_file).await,
-        Node::start(&db, &nats, &log_file).await,
-    ];
+    let Some(c) = Cluster::new().await else { return };
+    let nodes = c.nodes::<3>().await;
     let (ana, _) = nodes[0].http().guest("Ana").await;
     let (ben, _) = nodes[1].http().guest("Ben").await;
     let game = two_player_game(&ana, &ben, nodes[1].addr).await;
@@ -47,7 +40,7 @@ async fn players_on_two_nodes_and_a_spectator_on_a_third_play_a_game_that_verifi
     }
     let fresh = subscribe(nodes[0].addr, None, &game).await;
     assert_eq!(fresh.view, spectator.view, "the spectator's patched view is the spectators' view");
-    check_log(&ben, &game, &[0, 1], &acked, dir.path()).await;
+    check_log(&ben, &game, &[0, 1], &acked, c.dir.path()).await;
 
     // The game's chat reaches its followers on every node: Ana writes on node 0; Ben on node 1 and a
     // spectator on node 2 read it (and so does Ana).
@@ -76,20 +69,13 @@ async fn players_on_two_nodes_and_a_spectator_on_a_third_play_a_game_that_verifi
     ben.post("/api/logout", json!({})).await;
     let (_, close) = ben_socket.until_close().await;
     assert_eq!(close.map(|c| c.0), Some(4401), "the revoked token's socket on another node closes");
-    db.cleanup().await;
+    c.db.cleanup().await;
 }
 
 #[tokio::test]
 async fn a_sigkilled_owner_s_games_go_on_elsewhere_and_every_acknowledged_action_is_kept() {
-    let Some((nats, db)) = cluster_prerequisites().await else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let log_file = dir.path().join("nodes.log");
-    let _show = ShowLogOnFailure(log_file.clone());
-    let mut nodes = [
-        Node::start(&db, &nats, &log_file).await,
-        Node::start(&db, &nats, &log_file).await,
-        Node::start(&db, &nats, &log_file).await,
-    ];
+    let Some(c) = Cluster::new().await else { return };
+    let mut nodes = c.nodes::<3>().await;
     let mut rng = GameRng::from_u64(11);
     // Both games start on node 0, which owns them; their players play through nodes 1 and 2.
     let (ana, _) = nodes[0].http().guest("Ana").await;
@@ -140,13 +126,13 @@ async fn a_sigkilled_owner_s_games_go_on_elsewhere_and_every_acknowledged_action
     assert!(seen.iter().all(|s| s.outcome.is_some()));
     let seen = play_to_end(&against_bot, &bot_players, &mut rng, &mut acked_bot).await;
     assert!(seen[0].outcome.is_some(), "the game against a bot ended: its bot kept playing after the kill");
-    check_log(&nodes[1].http(), &people, &[0, 1], &acked_people, dir.path()).await;
-    check_log(&nodes[2].http(), &against_bot, &[0], &acked_bot, dir.path()).await;
-    let log = std::fs::read_to_string(&log_file).unwrap_or_default();
+    check_log(&nodes[1].http(), &people, &[0, 1], &acked_people, c.dir.path()).await;
+    check_log(&nodes[2].http(), &against_bot, &[0], &acked_bot, c.dir.path()).await;
+    let log = std::fs::read_to_string(&c.log).unwrap_or_default();
     // A surviving node took each game's lease with a new epoch (on demand or by its scan).
     assert_eq!(log.matches("epoch=2").count(), 2, "both games moved once");
     assert!(log.contains("epoch=2"), "a surviving node took the games over with a new epoch");
-    db.cleanup().await;
+    c.db.cleanup().await;
 }
 
 /// Whose turn it is, as `GET /api/me/games` on `node` marks it for `player`'s game `game`.
@@ -160,11 +146,8 @@ async fn your_turn(player: &common::Http, node: std::net::SocketAddr, game: &str
 
 #[tokio::test]
 async fn the_games_list_marks_your_turn_in_a_game_owned_by_another_node() {
-    let Some((nats, db)) = cluster_prerequisites().await else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let log_file = dir.path().join("nodes.log");
-    let _show = ShowLogOnFailure(log_file.clone());
-    let nodes = [Node::start(&db, &nats, &log_file).await, Node::start(&db, &nats, &log_file).await];
+    let Some(c) = Cluster::new().await else { return };
+    let nodes = c.nodes::<2>().await;
     // Node 0 starts (and owns) the game; Ben plays it through node 1, and both ask node 1.
     let (ana, _) = nodes[0].http().guest("Ana").await;
     let (ben, _) = nodes[1].http().guest("Ben").await;
@@ -194,7 +177,7 @@ async fn the_games_list_marks_your_turn_in_a_game_owned_by_another_node() {
         }
     }
     assert!(marked_ana > 0 && marked_ben > 0, "both players' turns were asked about");
-    db.cleanup().await;
+    c.db.cleanup().await;
 }
 
 /// The owner's count of sockets of other nodes that follow its tables (`/metrics`).
@@ -208,11 +191,8 @@ async fn remote_sockets(node: &Node) -> f64 {
 
 #[tokio::test]
 async fn an_owner_drops_the_remote_subscribers_of_a_sigkilled_node() {
-    let Some((nats, db)) = cluster_prerequisites().await else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let log_file = dir.path().join("nodes.log");
-    let _show = ShowLogOnFailure(log_file.clone());
-    let mut nodes = [Node::start(&db, &nats, &log_file).await, Node::start(&db, &nats, &log_file).await];
+    let Some(c) = Cluster::new().await else { return };
+    let mut nodes = c.nodes::<2>().await;
     // Both players on node 0, which owns the game; two spectators follow it from node 1.
     let (ana, _) = nodes[0].http().guest("Ana").await;
     let (ben, _) = nodes[0].http().guest("Ben").await;
@@ -233,7 +213,7 @@ async fn an_owner_drops_the_remote_subscribers_of_a_sigkilled_node() {
         assert!(Instant::now() < until, "the owner still serves the dead node's sockets");
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     }
-    let log = std::fs::read_to_string(&log_file).unwrap_or_default();
+    let log = std::fs::read_to_string(&c.log).unwrap_or_default();
     assert!(log.contains("remote sockets of departed nodes dropped"), "the owner says why");
 
     // The game goes on for its players.
@@ -242,6 +222,6 @@ async fn an_owner_drops_the_remote_subscribers_of_a_sigkilled_node() {
     let mut acked = Vec::new();
     let seen = play_to_end(&game, &players, &mut GameRng::from_u64(9), &mut acked).await;
     assert!(seen.iter().all(|s| s.outcome.is_some()));
-    check_log(&nodes[0].http(), &game, &[0, 1], &acked, dir.path()).await;
-    db.cleanup().await;
+    check_log(&nodes[0].http(), &game, &[0, 1], &acked, c.dir.path()).await;
+    c.db.cleanup().await;
 }

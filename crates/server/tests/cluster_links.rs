@@ -53,22 +53,19 @@ async fn act_until_refused(seen: &mut Seen, rng: &mut GameRng, acked: &mut Vec<V
 }
 
 async fn cut_and_restore(link: Link) {
-    let Some((nats, db)) = cluster_prerequisites().await else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let log_file = dir.path().join("nodes.log");
-    let _show = ShowLogOnFailure(log_file.clone());
+    let Some(cluster) = Cluster::new().await else { return };
     let proxy = Proxy::start(match link {
-        Link::Postgres => url_addr(&db.url),
-        Link::Nats => nats.addr,
+        Link::Postgres => url_addr(&cluster.db.url),
+        Link::Nats => cluster.nats.addr,
     })
     .await;
     let (a_db, a_nats) = match link {
-        Link::Postgres => (url_via(&db.url, proxy.addr), nats.url.clone()),
-        Link::Nats => (db.url.clone(), url_via(&nats.url, proxy.addr)),
+        Link::Postgres => (url_via(&cluster.db.url, proxy.addr), cluster.nats.url.clone()),
+        Link::Nats => (cluster.db.url.clone(), url_via(&cluster.nats.url, proxy.addr)),
     };
-    let a = Node::start_with(&a_db, &a_nats, free_addr(), &log_file).await;
-    let b = Node::start(&db, &nats, &log_file).await;
-    let c = Node::start(&db, &nats, &log_file).await;
+    let a = Node::start_with(&a_db, &a_nats, free_addr(), &cluster.log).await;
+    let b = cluster.node().await;
+    let c = cluster.node().await;
     let mut rng = GameRng::from_u64(23);
 
     // Two games started on A (so A owns them): Ana on A against Ben on B, and Cy on A against a
@@ -158,7 +155,7 @@ async fn cut_and_restore(link: Link) {
     let seen = play_to_end(&watched, &watched_players, &mut rng, &mut acked_watched).await;
     watcher.catch_up(seen[0].version).await;
     assert!(watcher.outcome.is_some(), "the watcher on A saw the end");
-    check_log(&b.http(), &watched, &[0, 1], &acked_watched, dir.path()).await;
+    check_log(&b.http(), &watched, &[0, 1], &acked_watched, cluster.dir.path()).await;
     let (dan, _) = a.http().guest("Dan").await;
     let (eve, _) = b.http().guest("Eve").await;
     let fresh = two_player_game(&dan, &eve, b.addr).await;
@@ -172,10 +169,10 @@ async fn cut_and_restore(link: Link) {
     // game moved at most once: another node took it, or, if none did before A renewed again, A
     // still held it and played it on (the same epoch: nobody else appended in between). Never a
     // third owner; A took the new game's first lease.
-    check_log(&b.http(), &people, &[0, 1], &acked, dir.path()).await;
-    check_log(&c.http(), &against_bot, &[0], &acked_bot, dir.path()).await;
-    check_log(&a.http(), &fresh, &[0, 1], &acked_fresh, dir.path()).await;
-    let log = std::fs::read_to_string(&log_file).unwrap_or_default();
+    check_log(&b.http(), &people, &[0, 1], &acked, cluster.dir.path()).await;
+    check_log(&c.http(), &against_bot, &[0], &acked_bot, cluster.dir.path()).await;
+    check_log(&a.http(), &fresh, &[0, 1], &acked_fresh, cluster.dir.path()).await;
+    let log = std::fs::read_to_string(&cluster.log).unwrap_or_default();
     let taken = |game: &str, epoch: u64| {
         let epoch = format!("epoch={epoch}");
         log.lines().filter(|l| l.contains("lease taken") && l.contains(game) && l.contains(&epoch)).count()
@@ -185,7 +182,7 @@ async fn cut_and_restore(link: Link) {
     assert!(taken(&against_bot, 2) <= 1 && taken(&against_bot, 3) == 0, "Cy's game moved at most once");
     assert_eq!(taken(&fresh, 1), 1, "the new game was leased once");
     drop((a, b, c));
-    db.cleanup().await;
+    cluster.db.cleanup().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -292,15 +292,8 @@ async fn acks_reach(acks: &AtomicUsize, count: usize) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rolling_restart_under_load_refuses_only_retryable_actions_and_loses_no_acknowledged_one() {
-    let Some((nats, db)) = cluster_prerequisites().await else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let log_file = dir.path().join("nodes.log");
-    let _show = ShowLogOnFailure(log_file.clone());
-    let mut nodes = [
-        Node::start(&db, &nats, &log_file).await,
-        Node::start(&db, &nats, &log_file).await,
-        Node::start(&db, &nats, &log_file).await,
-    ];
+    let Some(c) = Cluster::new().await else { return };
+    let mut nodes = c.nodes::<3>().await;
     let addrs: Vec<SocketAddr> = nodes.iter().map(|n| n.addr).collect();
     let (stop, acks) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicUsize::new(0)));
     let mut workers = Vec::new();
@@ -316,7 +309,7 @@ async fn a_rolling_restart_under_load_refuses_only_retryable_actions_and_loses_n
         let node = &mut nodes[i];
         assert!(tokio::task::block_in_place(|| node.terminate()), "node {i} stops cleanly on SIGTERM");
         let before = acks.load(Ordering::SeqCst);
-        nodes[i] = Node::start_with(&db.url, &nats.url, *addr, &log_file).await;
+        nodes[i] = Node::start_with(&c.db.url, &c.nats.url, *addr, &c.log).await;
         acks_reach(&acks, before + ACKS_BETWEEN).await;
     }
     stop.store(true, Ordering::SeqCst);
@@ -334,12 +327,12 @@ async fn a_rolling_restart_under_load_refuses_only_retryable_actions_and_loses_n
     assert!(games.len() >= WORKERS, "every worker finished a game");
     assert!(reconnects > 0, "the restarts closed sockets under the players, who reconnected");
     for (game, acked) in &games {
-        check_log(&nodes[0].http(), game, &[0, 1], acked, dir.path()).await;
+        check_log(&nodes[0].http(), game, &[0, 1], acked, c.dir.path()).await;
     }
     let total: usize = games.iter().map(|(_, a)| a.len()).sum();
     eprintln!(
         "rolling restart: {} games, {total} acknowledged actions, refused: {refusals:?}, reconnects: {reconnects}",
         games.len()
     );
-    db.cleanup().await;
+    c.db.cleanup().await;
 }

@@ -151,6 +151,41 @@ impl Drop for ShowLogOnFailure {
     }
 }
 
+/// What every cluster test starts from: NATS, a fresh PostgreSQL database, and the log file all
+/// its nodes write to (in a temporary directory; printed if the test fails).
+pub struct Cluster {
+    // Declared in drop order: the log is printed before its directory goes.
+    _show: ShowLogOnFailure,
+    pub log: std::path::PathBuf,
+    pub dir: tempfile::TempDir,
+    pub db: TestDb,
+    pub nats: Nats,
+}
+
+impl Cluster {
+    /// `None` when this run has NATS or PostgreSQL missing (see the module header).
+    pub async fn new() -> Option<Cluster> {
+        let (nats, db) = cluster_prerequisites().await?;
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("nodes.log");
+        Some(Cluster { _show: ShowLogOnFailure(log.clone()), log, dir, db, nats })
+    }
+
+    /// A node on the cluster's PostgreSQL and NATS.
+    pub async fn node(&self) -> Node {
+        Node::start(&self.db, &self.nats, &self.log).await
+    }
+
+    /// `N` nodes, started one after the other.
+    pub async fn nodes<const N: usize>(&self) -> [Node; N] {
+        let mut nodes = Vec::with_capacity(N);
+        for _ in 0..N {
+            nodes.push(self.node().await);
+        }
+        nodes.try_into().unwrap_or_else(|_| unreachable!("N nodes were started"))
+    }
+}
+
 /// NATS and PostgreSQL, or `None` when this run has either missing (see the module header).
 pub async fn cluster_prerequisites() -> Option<(Nats, TestDb)> {
     let nats = Nats::start().await?;
