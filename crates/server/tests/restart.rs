@@ -186,14 +186,7 @@ async fn after_a_sigkill_every_acknowledged_action_is_there_and_the_games_finish
             for acked in &table.acked[..acked_before] {
                 assert!(it.any(|a| a == acked), "acknowledged action {acked} is in the log");
             }
-            let file = dir.path().join(format!("{}.json", table.game));
-            std::fs::write(&file, serde_json::to_vec(&log).unwrap()).unwrap();
-            let status = Command::new(env!("CARGO_BIN_EXE_chapterhouse"))
-                .args(["verify", file.to_str().unwrap()])
-                .stdout(Stdio::null())
-                .status()
-                .unwrap();
-            assert!(status.success(), "chapterhouse verify accepts the log");
+            common::cluster::cli_verifies(&log, &dir.path().join(format!("{}.json", table.game)));
         }
 
         // A graceful stop (SIGTERM) exits cleanly.

@@ -305,8 +305,12 @@ pub async fn check_log(http: &Http, game: &str, people_seats: &[u8], acked: &[Va
     for action in acked {
         assert!(it.any(|a| *a == action), "acknowledged action {action} is in the log");
     }
-    let file = dir.join(format!("{game}.json"));
-    std::fs::write(&file, serde_json::to_vec(&log).unwrap()).unwrap();
+    cli_verifies(&log, &dir.join(format!("{game}.json")));
+}
+
+/// Writes `log` to `file` and asserts that `chapterhouse verify` (the binary) accepts it.
+pub fn cli_verifies(log: &GameLog, file: &std::path::Path) {
+    std::fs::write(file, serde_json::to_vec(log).unwrap()).unwrap();
     let status = Command::new(env!("CARGO_BIN_EXE_chapterhouse"))
         .args(["verify", file.to_str().unwrap()])
         .stdout(Stdio::null())
