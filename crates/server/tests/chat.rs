@@ -275,6 +275,13 @@ async fn game_chat_names_seats_marks_spectators_and_leaves_the_game_log_unchange
         ana.post(&format!("/api/lobbies/{lobby_id}/bots"), json!({"seat": 1})).await;
         let game =
             ana.post(&format!("/api/lobbies/{lobby_id}/start"), json!({})).await["game"].as_str().unwrap().to_string();
+        // The bot moves at once when it is the first to act; once the game waits for Ana (who
+        // never acts here), the log stays as it is unless chat were to touch it.
+        let mut watch = Ws::connect(server.addr, ana.token.as_deref()).await;
+        watch.send(json!({"type": "subscribe", "game": game})).await;
+        watch
+            .recv_until(|m| matches!(m["type"].as_str(), Some("snapshot" | "patch")) && m["to_act"] == json!([0]))
+            .await;
         let log_before = ana.get(&format!("/api/games/{game}/log")).await;
 
         let mut ana_ws = Ws::connect(server.addr, ana.token.as_deref()).await;
