@@ -392,11 +392,12 @@ async fn a_client_that_does_not_read_is_cut_off_and_the_players_are_not_held_up(
     let mut a = Seen::subscribe(Ws::connect(server.addr, ana.token.as_deref()).await, &game, None).await;
 
     // A spectator of Ana's game, and of games bots play among themselves, that never reads: what
-    // the bots play (some 4 MB) soon fills what the kernel buffers for it (about 1 MB on loopback
-    // here, at most 4 MB), then its queue.
+    // the bots play soon fills what the kernel buffers for it (about 1 MB on loopback here, at
+    // most 4 MB), then its queue. 24 such games once made ~4 MB of patches; with the lean Knights
+    // Templar view they make ~2.5 MB, which the kernel could absorb whole: 64 make ~6.5 MB.
     let mut slow = Ws::connect_small_buffer(server.addr, None).await;
     slow.send(json!({"type": "subscribe", "game": game})).await;
-    for _ in 0..24 {
+    for _ in 0..64 {
         let watched = bots_only_game(&ana).await;
         slow.send(json!({"type": "subscribe", "game": watched})).await;
     }
