@@ -218,3 +218,16 @@ impl Node {
         }
     }
 }
+
+/// The next message of `subscriber`, or `None` once `stop` is cancelled or the subscription ends:
+/// the head of every loop that serves a NATS subject.
+async fn next_or_stop(
+    subscriber: &mut async_nats::Subscriber,
+    stop: &tokio_util::sync::CancellationToken,
+) -> Option<async_nats::Message> {
+    use futures_util::StreamExt;
+    tokio::select! {
+        _ = stop.cancelled() => None,
+        message = subscriber.next() => message,
+    }
+}

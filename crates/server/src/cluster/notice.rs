@@ -15,7 +15,6 @@ use crate::lobby::registry::Kick;
 use crate::lobby::Lobby;
 use crate::state::AppState;
 use bytes::Bytes;
-use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
@@ -121,14 +120,7 @@ pub(super) async fn start(node: Arc<Node>, state: AppState, stop: CancellationTo
         }
     });
     tokio::spawn(async move {
-        loop {
-            let message = tokio::select! {
-                _ = stop.cancelled() => break,
-                message = notices.next() => match message {
-                    Some(message) => message,
-                    None => break,
-                },
-            };
+        while let Some(message) = super::next_or_stop(&mut notices, &stop).await {
             match serde_json::from_slice::<Envelope>(&message.payload) {
                 Ok(envelope) if envelope.origin != node.id => envelope.notice.apply(&state).await,
                 Ok(_) => {}

@@ -15,7 +15,6 @@ use crate::ids::GameId;
 use crate::state::AppState;
 use crate::table::{Command, Tables};
 use bytes::Bytes;
-use futures_util::StreamExt;
 use game_core::Seat;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
@@ -138,14 +137,7 @@ pub(super) async fn start(node: Arc<Node>, state: AppState, stop: CancellationTo
     let mut alive = node.nats.subscribe(ALIVE).await?;
     let (owner, tables, until) = (Arc::clone(&node), state.tables.clone(), stop.clone());
     tokio::spawn(async move {
-        loop {
-            let message = tokio::select! {
-                _ = until.cancelled() => break,
-                message = turns.next() => match message {
-                    Some(message) => message,
-                    None => break,
-                },
-            };
+        while let Some(message) = super::next_or_stop(&mut turns, &until).await {
             let Some(reply) = message.reply else { continue };
             let asks: Vec<TurnAsk> = serde_json::from_slice(&message.payload).unwrap_or_default();
             let waiting: Vec<bool> = asks
@@ -158,14 +150,7 @@ pub(super) async fn start(node: Arc<Node>, state: AppState, stop: CancellationTo
     });
     let (listener, until) = (Arc::clone(&node), stop.clone());
     tokio::spawn(async move {
-        loop {
-            let message = tokio::select! {
-                _ = until.cancelled() => break,
-                message = alive.next() => match message {
-                    Some(message) => message,
-                    None => break,
-                },
-            };
+        while let Some(message) = super::next_or_stop(&mut alive, &until).await {
             if let Ok(from) = std::str::from_utf8(&message.payload) {
                 if from != listener.id {
                     listener.heard(from);

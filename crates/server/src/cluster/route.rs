@@ -18,7 +18,6 @@ use crate::protocol::error_text;
 use crate::state::AppState;
 use crate::table::{Command, ConnId, TableInfo, Tables};
 use bytes::Bytes;
-use futures_util::StreamExt;
 use game_core::{Seat, Viewer};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -276,28 +275,14 @@ pub(super) async fn start(node: Arc<Node>, state: AppState, stop: CancellationTo
     let mut deliveries = node.nats.subscribe(deliver_subject(&node.id)).await?;
     let (owner, tables, until) = (Arc::clone(&node), state.tables.clone(), stop.clone());
     tokio::spawn(async move {
-        loop {
-            let message = tokio::select! {
-                _ = until.cancelled() => break,
-                message = requests.next() => match message {
-                    Some(message) => message,
-                    None => break,
-                },
-            };
+        while let Some(message) = super::next_or_stop(&mut requests, &until).await {
             // One task per request: a forwarding handle waits for each answer before it sends the
             // next, so its requests are still handled in order.
             tokio::spawn(answer(Arc::clone(&owner), Arc::clone(&tables), message));
         }
     });
     tokio::spawn(async move {
-        loop {
-            let message = tokio::select! {
-                _ = stop.cancelled() => break,
-                message = deliveries.next() => match message {
-                    Some(message) => message,
-                    None => break,
-                },
-            };
+        while let Some(message) = super::next_or_stop(&mut deliveries, &stop).await {
             deliver(&node, &message.payload);
         }
     });
