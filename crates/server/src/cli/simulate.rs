@@ -5,7 +5,7 @@ use crate::cli::find_game;
 use crate::cli::outln;
 use anyhow::{bail, Context};
 use game_core::bot::RandomBot;
-use game_core::view_diff::diff_json;
+use game_core::view_diff::{diff_texts, ViewText};
 use game_core::{GameLog, GameRng, Seat, SeatNames, Seed, Viewer};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -133,8 +133,9 @@ pub fn simulate(args: &SimulateArgs) -> anyhow::Result<SimulationReport> {
         let mut bot = RandomBot::new(GameRng::from_u64(first.wrapping_add(n) ^ 0xb07));
         let mut steps = 0usize;
         let seats: Vec<Viewer> = Seat::all(args.players).map(Viewer::Seat).collect();
-        let mut views: Vec<String> =
-            if args.patch_bytes { seats.iter().map(|v| game.view_json(*v)).collect() } else { Vec::new() };
+        // Views as a live table keeps them, diffed as it diffs them.
+        let mut views: Vec<ViewText> =
+            if args.patch_bytes { seats.iter().map(|v| game.view_text(*v)).collect() } else { Vec::new() };
         while game.outcome().is_none() {
             if steps >= args.max_actions {
                 bail!("game {n} (seed {}) did not end within {} actions", seed.to_hex(), args.max_actions);
@@ -149,8 +150,8 @@ pub fn simulate(args: &SimulateArgs) -> anyhow::Result<SimulationReport> {
                 log.record(seat, action, game.state_hash());
             }
             for (viewer, old) in seats.iter().zip(views.iter_mut()) {
-                let new = game.view_json(*viewer);
-                patch_sizes.push(serde_json::to_string(&diff_json(old, &new))?.len());
+                let new = game.view_text(*viewer);
+                patch_sizes.push(serde_json::to_string(&diff_texts(old, &new))?.len());
                 *old = new;
             }
             steps += 1;
