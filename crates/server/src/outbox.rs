@@ -12,17 +12,27 @@ use tokio_util::sync::CancellationToken;
 /// How many messages may wait for one socket by default.
 pub const DEFAULT_CAPACITY: usize = 1024;
 
+/// One entry of the queue: a message, or two that must reach the socket's writer together (a
+/// patch and the ack behind it, so that they go out in one write).
+#[derive(Debug)]
+enum Item {
+    One(Arc<str>),
+    Two(Arc<str>, Arc<str>),
+}
+
 /// The sending side of a socket's queue (cheap to clone).
 #[derive(Clone, Debug)]
 pub struct Outbox {
-    tx: mpsc::Sender<Arc<str>>,
+    tx: mpsc::Sender<Item>,
     overflow: CancellationToken,
 }
 
 /// The socket's side of its queue.
 #[derive(Debug)]
 pub struct OutboxReader {
-    rx: mpsc::Receiver<Arc<str>>,
+    rx: mpsc::Receiver<Item>,
+    /// The second message of a pair, not yet handed out.
+    second: Option<Arc<str>>,
     overflow: CancellationToken,
 }
 
@@ -30,17 +40,32 @@ pub struct OutboxReader {
 pub fn outbox(capacity: usize) -> (Outbox, OutboxReader) {
     let (tx, rx) = mpsc::channel(capacity.max(1));
     let overflow = CancellationToken::new();
-    (Outbox { tx, overflow: overflow.clone() }, OutboxReader { rx, overflow })
+    (Outbox { tx, overflow: overflow.clone() }, OutboxReader { rx, second: None, overflow })
 }
 
 impl Outbox {
     /// Queues a message without waiting. False when the socket is gone or has fallen behind; a
     /// full queue marks it as fallen behind, and nothing more is queued for it.
     pub fn send(&self, text: Arc<str>) -> bool {
+        self.queue(Item::One(text))
+    }
+
+    /// Queues two messages as one entry: the socket's writer takes both at once, so they go out in
+    /// one write (no wake-up of the writer can fall between them). Otherwise as [`Outbox::send`].
+    pub fn send_two(&self, first: Arc<str>, second: Arc<str>) -> bool {
+        self.queue(Item::Two(first, second))
+    }
+
+    /// Whether `other` queues to the same socket.
+    pub fn same_socket(&self, other: &Outbox) -> bool {
+        self.tx.same_channel(&other.tx)
+    }
+
+    fn queue(&self, item: Item) -> bool {
         if self.overflow.is_cancelled() {
             return false;
         }
-        match self.tx.try_send(text) {
+        match self.tx.try_send(item) {
             Ok(()) => true,
             Err(TrySendError::Full(_)) => {
                 self.overflow.cancel();
@@ -54,12 +79,30 @@ impl Outbox {
 impl OutboxReader {
     /// The next message; `None` once every sender is gone.
     pub async fn recv(&mut self) -> Option<Arc<str>> {
-        self.rx.recv().await
+        if let Some(second) = self.second.take() {
+            return Some(second);
+        }
+        let item = self.rx.recv().await?;
+        Some(self.unpack(item))
     }
 
     /// A message already queued, if any.
     pub fn try_recv(&mut self) -> Option<Arc<str>> {
-        self.rx.try_recv().ok()
+        if let Some(second) = self.second.take() {
+            return Some(second);
+        }
+        let item = self.rx.try_recv().ok()?;
+        Some(self.unpack(item))
+    }
+
+    fn unpack(&mut self, item: Item) -> Arc<str> {
+        match item {
+            Item::One(text) => text,
+            Item::Two(first, second) => {
+                self.second = Some(second);
+                first
+            }
+        }
     }
 
     /// Resolves once the queue has overflowed.
@@ -75,6 +118,7 @@ impl OutboxReader {
     /// Drops every queued message and refuses new ones.
     pub fn discard(&mut self) {
         self.rx.close();
+        self.second = None;
         while self.rx.try_recv().is_ok() {}
     }
 }
@@ -96,5 +140,19 @@ mod tests {
         reader.discard();
         assert_eq!(reader.try_recv(), None, "the backlog is dropped");
         reader.overflowed().await;
+    }
+
+    #[tokio::test]
+    async fn a_pair_is_one_entry_and_comes_out_in_order() {
+        let (out, mut reader) = outbox(2);
+        assert!(out.send_two("patch".into(), "ack".into()));
+        assert!(out.send("next".into()));
+        assert!(!out.send("more".into()), "the pair took one entry, and the queue holds two");
+        assert_eq!(reader.recv().await.as_deref(), Some("patch"));
+        assert_eq!(reader.try_recv().as_deref(), Some("ack"));
+        assert_eq!(reader.try_recv().as_deref(), Some("next"));
+        assert_eq!(reader.try_recv(), None);
+        let (a, b) = (outbox(1).0, outbox(1).0);
+        assert!(a.same_socket(&a.clone()) && !a.same_socket(&b));
     }
 }

@@ -11,7 +11,7 @@ use crate::error::ApiError;
 use crate::protocol::{error_text, Clock, EventOut, ServerMsg};
 use crate::store::writer::{AppendError, Writer};
 use crate::store::{ActionRow, Store};
-use game_core::view_diff::{diff_texts, ViewText};
+use game_core::view_diff::{diff_texts_memo, DiffMemo, ViewText};
 use game_core::{DynEvent, DynGame, GameRng, RandomBot, Seat, SeatNames, Seed, Viewer};
 use serde_json::Value;
 use std::collections::VecDeque;
@@ -56,6 +56,9 @@ pub(super) struct Actor {
     seed: Seed,
     names: SeatNames,
     viewers: Vec<ViewerSync>,
+    /// The view members already diffed for the action being broadcast: most of a view is the
+    /// same for every viewer, and is diffed once for all of them.
+    memo: DiffMemo,
     rx: mpsc::Receiver<Command>,
     store: Store,
     catalog: Arc<Catalog>,
@@ -112,6 +115,7 @@ impl Actor {
             version: rebuilt.version,
             seed,
             viewers,
+            memo: DiffMemo::default(),
             rx,
             store,
             catalog,
@@ -179,9 +183,9 @@ impl Actor {
                 self.schedule_idle();
             }
             Command::Action { seat, version, action, req, out, .. } => {
-                let answer = Answer { out: Some(out), req, game: self.info.id.clone() };
+                let mut answer = Answer { out: Some(out), req, game: self.info.id.clone() };
                 let started = std::time::Instant::now();
-                let result = self.client_action(seat, version, action).await;
+                let result = self.client_action(seat, version, action, &mut answer).await;
                 crate::metrics::action_done(&result, started.elapsed());
                 answer.send(match result {
                     Ok(version) => ServerMsg::Ack { req, game: &self.info.id, version }.to_text(),
@@ -191,7 +195,13 @@ impl Actor {
         }
     }
 
-    async fn client_action(&mut self, seat: Seat, version: u64, action: Value) -> Result<u64, ApiError> {
+    async fn client_action(
+        &mut self,
+        seat: Seat,
+        version: u64,
+        action: Value,
+        answer: &mut Answer,
+    ) -> Result<u64, ApiError> {
         if self.needs_reload && !self.try_reload().await {
             return Err(ApiError::Unavailable);
         }
@@ -201,7 +211,7 @@ impl Actor {
         if version != self.version && !self.still_current(seat, version) {
             return Err(ApiError::StaleVersion { current: self.version, sent: version });
         }
-        self.play(seat, action, false).await
+        self.play(seat, action, false, Some(answer)).await
     }
 
     /// Whether an action `seat` chose at an older `version` may still be played: the seat's
@@ -220,7 +230,16 @@ impl Actor {
     /// answer was lost may even have succeeded, and a diverged seq means another action is
     /// stored there): the table reloads the game from the store, now or, if the store cannot be
     /// reached, before it next plays or shows anything.
-    async fn play(&mut self, seat: Seat, action: Value, by_clock: bool) -> Result<u64, ApiError> {
+    ///
+    /// `answer`, the sender's (when a client sent the action), gets its ack in the same queue
+    /// entry as its own patch, so that the two go out in one write; it is left unsent otherwise.
+    async fn play(
+        &mut self,
+        seat: Seat,
+        action: Value,
+        by_clock: bool,
+        answer: Option<&mut Answer>,
+    ) -> Result<u64, ApiError> {
         if self.shutdown.is_cancelled() {
             return Err(ApiError::ShuttingDown);
         }
@@ -258,7 +277,7 @@ impl Actor {
         self.version += 1;
         // The timers first: the patches carry the new turn's clock.
         self.schedule();
-        self.broadcast(seat, &events, by_clock);
+        self.broadcast(seat, &events, by_clock, answer);
         if self.finished() {
             tracing::info!(game = %self.info.id, version = self.version, "game over");
         }
@@ -330,11 +349,13 @@ impl Actor {
         Some(Clock { seats, remaining_ms: u64::try_from(remaining.as_millis()).unwrap_or(u64::MAX) })
     }
 
-    fn broadcast(&mut self, seat: Seat, events: &[DynEvent], by_clock: bool) {
+    fn broadcast(&mut self, seat: Seat, events: &[DynEvent], by_clock: bool, mut answer: Option<&mut Answer>) {
         let to_act = self.game.to_act();
         let clock = self.clock();
         let outcome = self.game.outcome();
         let seed = outcome.as_ref().map(|_| self.seed.to_hex());
+        let version = self.version;
+        self.memo.clear();
         for i in 0..self.viewers.len() {
             let viewer = self.viewers[i].viewer;
             if !self.viewers[i].keep && self.viewers[i].subscribers.is_empty() {
@@ -354,7 +375,7 @@ impl Actor {
                 v.view = Some(new_view);
                 continue;
             };
-            let patch = diff_texts(old_view, &new_view);
+            let patch = diff_texts_memo(old_view, &new_view, &mut self.memo);
             let text = ServerMsg::Patch {
                 game: &self.info.id,
                 version: self.version,
@@ -376,7 +397,10 @@ impl Actor {
             }
             // A subscriber whose queue is full has fallen behind: it is dropped here, and its
             // socket closes; it resumes from its last version when it reconnects.
-            v.subscribers.retain(|(_, out)| out.send(text.clone()));
+            v.subscribers.retain(|(_, out)| match answer.as_deref_mut().and_then(|a| a.take_for(out)) {
+                Some(a) => out.send_two(text.clone(), ServerMsg::Ack { req: a.req, game: &a.game, version }.to_text()),
+                None => out.send(text.clone()),
+            });
             if outcome.is_some() {
                 // The game is over: a client that missed patches now gets the final snapshot
                 // (the whole view and the result), so the history would only hold memory while
@@ -510,7 +534,7 @@ impl Actor {
             self.turn_due = None;
             return;
         };
-        if let Err(e) = self.play(seat, action, by_clock).await {
+        if let Err(e) = self.play(seat, action, by_clock, None).await {
             tracing::warn!(game = %self.info.id, %seat, error = %e, "bot move failed");
             // Try again later rather than spinning.
             let retry = self.config.bot_delay.max(std::time::Duration::from_millis(500));
@@ -528,7 +552,23 @@ struct Answer {
     game: crate::ids::GameId,
 }
 
+/// What an ack needs, once [`Answer::take_for`] has taken the answer over.
+struct AckFor {
+    req: Option<u64>,
+    game: crate::ids::GameId,
+}
+
 impl Answer {
+    /// Takes the answer over if it is owed to the socket behind `out`: the caller then sends the
+    /// ack, and [`Answer::send`] does nothing.
+    fn take_for(&mut self, out: &Outbox) -> Option<AckFor> {
+        if !self.out.as_ref().is_some_and(|mine| mine.same_socket(out)) {
+            return None;
+        }
+        self.out = None;
+        Some(AckFor { req: self.req, game: self.game.clone() })
+    }
+
     fn send(mut self, text: Arc<str>) {
         if let Some(out) = self.out.take() {
             out.send(text);
