@@ -1,4 +1,4 @@
-//! Store faults, through a TCP proxy in front of PostgreSQL: a COMMIT whose reply is lost, and an
+//! Store faults, through a TCP proxy in front of PostgreSQL: a commit whose reply is lost, and an
 //! outage. (PostgreSQL only: the proxy speaks to a server; skipped without `DATABASE_URL`.)
 #![allow(clippy::unwrap_used)] // tests: a panic is the failure report
 
@@ -16,8 +16,13 @@ use tokio::net::{TcpListener, TcpStream};
 /// A simple-protocol `Query("COMMIT")` message as PostgreSQL's wire protocol frames it.
 const COMMIT: &[u8] = b"Q\0\0\0\x0bCOMMIT\0";
 
-/// A TCP proxy to PostgreSQL that can lose the reply to the next COMMIT (the database commits;
-/// the client never hears so), or refuse every connection (an outage).
+/// The writer's statement for a batch of actions with nothing else in it, which commits on its
+/// own (no COMMIT follows it). Its text is on the wire the first time a connection prepares it.
+const INSERT_ACTIONS: &[u8] = b"insert into actions";
+
+/// A TCP proxy to PostgreSQL that can lose the reply to the next commit (a COMMIT, or an action
+/// insert that commits on its own: the database commits; the client never hears so), or refuse
+/// every connection (an outage).
 #[derive(Clone, Default)]
 struct Proxy {
     lose_next_commit_reply: Arc<AtomicBool>,
@@ -55,7 +60,8 @@ impl Proxy {
                     Ok(0) | Err(_) => return,
                     Ok(n) => n,
                 };
-                let is_commit = buf[..n].windows(COMMIT.len()).any(|w| w == COMMIT);
+                let has = |what: &[u8]| buf[..n].windows(what.len()).any(|w| w == what);
+                let is_commit = has(COMMIT) || has(INSERT_ACTIONS);
                 if is_commit && proxy.lose_next_commit_reply.swap(false, Ordering::SeqCst) {
                     sent.store(true, Ordering::SeqCst);
                 }
@@ -72,7 +78,7 @@ impl Proxy {
                     Ok(0) | Err(_) => return,
                     Ok(n) => n,
                 };
-                // The database answered the COMMIT: drop the answer and the connection.
+                // The database answered the commit: drop the answer and the connection.
                 if commit_sent.load(Ordering::SeqCst) || down.load(Ordering::SeqCst) {
                     return;
                 }
@@ -155,7 +161,7 @@ async fn an_action_whose_commit_reply_is_lost_is_acknowledged_broadcast_and_the_
     sockets[seat].send(json!({"type": "action", "game": game, "version": version, "action": action, "req": 1})).await;
     let answer = sockets[seat].recv_until(|m| m["req"] == 1).await;
     assert_eq!((answer["type"].as_str(), answer["version"].as_u64()), (Some("ack"), Some(version + 1)), "{answer}");
-    assert!(!proxy.lose_next_commit_reply.load(Ordering::SeqCst), "a COMMIT's reply was lost on the way");
+    assert!(!proxy.lose_next_commit_reply.load(Ordering::SeqCst), "a commit's reply was lost on the way");
     let other = 1 - seat;
     let patch = sockets[other].recv_until(|m| m["type"] == "patch").await;
     assert_eq!(patch["version"].as_u64(), Some(version + 1), "the other player hears of it");

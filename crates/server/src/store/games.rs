@@ -6,6 +6,7 @@ use crate::ids::{now_ms, AccountId, GameId, LobbyId};
 use game_core::{GameLog, LogEntry, Outcome, Seat, Seed, StateHash};
 use serde::Serialize;
 use serde_json::Value;
+use sqlx::{AnyConnection, Connection};
 
 /// Where a stored game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -167,6 +168,23 @@ pub struct GameSummary {
 const INSERT_CHUNK: usize = 128;
 
 /// `insert into actions ... values (...), (...)` for `rows` rows; `$1` is the time, shared.
+/// Inserts `rows` (at most [`INSERT_CHUNK`]) with one statement.
+async fn insert_actions(conn: &mut AnyConnection, rows: &[&ActionRow], now: i64) -> Result<(), StoreError> {
+    let sql = insert_actions_sql(rows.len());
+    let mut query = sqlx::query(&sql).bind(now);
+    for row in rows {
+        query = query
+            .bind(row.game.as_str())
+            .bind(row.seq as i64)
+            .bind(i64::from(row.seat.0))
+            .bind(row.action.to_string())
+            .bind(&row.hash.0)
+            .bind(row.by_clock.then_some(1_i64));
+    }
+    query.execute(conn).await.map_err(StoreError::from_insert)?;
+    Ok(())
+}
+
 fn insert_actions_sql(rows: usize) -> String {
     let mut sql =
         String::from("insert into actions (game_id, seq, seat, action, state_hash, by_clock, created_at) values ");
@@ -376,12 +394,33 @@ impl Store {
         rows: impl IntoIterator<Item = &'a ActionRow>,
         fence: Option<&Fence<'_>>,
     ) -> Result<(), StoreError> {
+        let mut conn = self.pool().acquire().await?;
+        Store::append_actions_on(&mut conn, rows, fence).await
+    }
+
+    /// [`Store::append_actions_fenced`] on `conn` (the writer keeps one connection for its
+    /// appends rather than taking one from the pool, and testing it, for every batch).
+    ///
+    /// A batch that only adds actions (no game ends in it, no lease to check, at most
+    /// [`INSERT_CHUNK`] rows) is one `insert` statement, which commits on its own: one round trip
+    /// instead of three (`begin`, `insert`, `commit`).
+    ///
+    /// # Errors
+    /// As [`Store::append_actions_fenced`].
+    pub(crate) async fn append_actions_on<'a>(
+        conn: &mut AnyConnection,
+        rows: impl IntoIterator<Item = &'a ActionRow>,
+        fence: Option<&Fence<'_>>,
+    ) -> Result<(), StoreError> {
         let rows: Vec<&ActionRow> = rows.into_iter().collect();
         if rows.is_empty() {
             return Ok(());
         }
         let now = now_ms();
-        let mut tx = self.pool().begin().await?;
+        if fence.is_none() && rows.len() <= INSERT_CHUNK && rows.iter().all(|r| r.outcome.is_none()) {
+            return insert_actions(conn, &rows, now).await;
+        }
+        let mut tx = conn.begin().await?;
         if let Some(fence) = fence {
             let mut games: Vec<&GameId> = rows.iter().map(|r| &r.game).collect();
             games.sort();
@@ -401,18 +440,7 @@ impl Store {
             }
         }
         for chunk in rows.chunks(INSERT_CHUNK) {
-            let sql = insert_actions_sql(chunk.len());
-            let mut query = sqlx::query(&sql).bind(now);
-            for row in chunk {
-                query = query
-                    .bind(row.game.as_str())
-                    .bind(row.seq as i64)
-                    .bind(i64::from(row.seat.0))
-                    .bind(row.action.to_string())
-                    .bind(&row.hash.0)
-                    .bind(row.by_clock.then_some(1_i64));
-            }
-            query.execute(&mut *tx).await.map_err(StoreError::from_insert)?;
+            insert_actions(&mut tx, chunk, now).await?;
         }
         // Games that end together are rated in id order, the order a rebuild takes them in.
         let mut ended: Vec<(&ActionRow, &Outcome)> =

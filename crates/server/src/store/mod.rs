@@ -143,7 +143,15 @@ impl Store {
 /// The URL sqlx should open, and its backend. SQLite URLs get `mode=rwc` so a missing file is created.
 fn normalize_url(url: &str) -> (String, Backend) {
     if url.starts_with("postgres:") || url.starts_with("postgresql:") {
-        return (url.to_string(), Backend::Postgres);
+        let mut url = url.to_string();
+        if !url.contains("statement-cache-capacity=") {
+            // The writer's multi-row insert is one prepared statement per batch size (up to
+            // `INSERT_CHUNK` of them): with sqlx's default of 100 they would push each other
+            // (and every other query) out of the cache, and each batch would be prepared again.
+            url.push(if url.contains('?') { '&' } else { '?' });
+            url.push_str("statement-cache-capacity=256");
+        }
+        return (url, Backend::Postgres);
     }
     let mut url = if url.starts_with("sqlite:") { url.to_string() } else { format!("sqlite://{url}") };
     if !url.contains("mode=") {
@@ -181,6 +189,17 @@ mod tests {
     fn sqlite_urls_create_missing_files_and_postgres_urls_pass_through() {
         assert_eq!(normalize_url("chapterhouse.db"), ("sqlite://chapterhouse.db?mode=rwc".into(), Backend::Sqlite));
         assert_eq!(normalize_url("sqlite:x.db?mode=ro").0, "sqlite:x.db?mode=ro");
-        assert_eq!(normalize_url("postgres://u@h/db").1, Backend::Postgres);
+        assert_eq!(
+            normalize_url("postgres://u@h/db"),
+            ("postgres://u@h/db?statement-cache-capacity=256".into(), Backend::Postgres)
+        );
+        assert_eq!(
+            normalize_url("postgres://u@h/db?sslmode=disable").0,
+            "postgres://u@h/db?sslmode=disable&statement-cache-capacity=256"
+        );
+        assert_eq!(
+            normalize_url("postgres://u@h/db?statement-cache-capacity=9").0,
+            "postgres://u@h/db?statement-cache-capacity=9"
+        );
     }
 }

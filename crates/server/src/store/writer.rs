@@ -1,8 +1,9 @@
 //! The store writer: one task that commits action appends, batching those that arrive together.
 //!
 //! Tables hand their appends over a channel and wait for the commit. Whatever is queued when
-//! the writer is free goes into one transaction, so under load many tables share one commit
-//! (one fsync) instead of each paying for its own. If a batch fails, its appends are retried one
+//! the writer is free goes into one commit (one statement, or one transaction when a game ends
+//! in it), so under load many tables share one fsync instead of each paying for its own. The
+//! writer keeps one connection for this. If a batch fails, its appends are retried one
 //! by one so that one bad append cannot fail the others.
 //!
 //! Two failures need more than a retry:
@@ -15,6 +16,8 @@
 //!   probes it in the background, and takes appends again as soon as it answers.
 
 use super::{ActionRow, LeaseBook, Store, StoreError};
+use sqlx::pool::PoolConnection;
+use sqlx::{Any, AnyConnection};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -137,8 +140,23 @@ fn unreachable(e: &StoreError) -> bool {
     e.is_unreachable()
 }
 
+/// The writer's own connection, taken from the pool when there is none (the pool tests it then).
+async fn connection<'a>(
+    store: &Store,
+    slot: &'a mut Option<PoolConnection<Any>>,
+) -> Result<&'a mut AnyConnection, StoreError> {
+    if slot.is_none() {
+        *slot = Some(store.pool().acquire().await?);
+    }
+    slot.as_deref_mut().ok_or(StoreError::Db(sqlx::Error::PoolClosed))
+}
+
 async fn run(store: Store, mut rx: mpsc::Receiver<Append>, health: Health, leases: Option<Arc<LeaseBook>>) {
     let mut batch: Vec<Append> = Vec::with_capacity(MAX_BATCH);
+    // Kept between batches: a connection taken from the pool per batch costs a round trip (the
+    // pool's test) and a hand-back. After any failure it goes back, and the next batch takes
+    // a tested one.
+    let mut conn: Option<PoolConnection<Any>> = None;
     while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
         if health.is_down() {
             for append in batch.drain(..) {
@@ -148,7 +166,13 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Append>, health: Health, lease
         }
         let started = std::time::Instant::now();
         let fence = leases.as_ref().map(|l| l.fence());
-        let committed = store.append_actions_fenced(batch.iter().map(|a| &a.row), fence.as_ref()).await;
+        let committed = match connection(&store, &mut conn).await {
+            Ok(c) => Store::append_actions_on(c, batch.iter().map(|a| &a.row), fence.as_ref()).await,
+            Err(e) => Err(e),
+        };
+        if committed.is_err() {
+            conn = None;
+        }
         crate::metrics::batch_committed(batch.len(), started.elapsed());
         if committed.is_ok() {
             for append in batch.drain(..) {
