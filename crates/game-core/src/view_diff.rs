@@ -276,6 +276,72 @@ pub fn diff_texts(old: &ViewText, new: &ViewText) -> Patch {
     patch
 }
 
+/// The patches of one action's top-level view members, shared by the viewers of that action.
+///
+/// Most of a view is the same for every viewer (the board, the scores; what differs is a hand,
+/// a face-down card), so after one action most viewers' patches repeat the same operations.
+/// [`diff_texts_memo`] diffs a top-level member once per action for all viewers whose old and
+/// new text of it are equal, and copies the operations for the others. Clear it (or make a new
+/// one) for each action.
+#[derive(Debug, Default)]
+pub struct DiffMemo {
+    entries: Vec<MemoEntry>,
+}
+
+#[derive(Debug)]
+struct MemoEntry {
+    key: String,
+    old: String,
+    new: String,
+    ops: Vec<PatchOperation>,
+}
+
+impl DiffMemo {
+    /// Forgets every member diffed so far (call between actions).
+    pub fn clear(&mut self) {
+        self.entries.clear();
+    }
+}
+
+/// [`diff_texts`], sharing work through `memo` with the other viewers of the same action: the
+/// same patch, operation for operation.
+#[must_use]
+pub fn diff_texts_memo(old: &ViewText, new: &ViewText, memo: &mut DiffMemo) -> Patch {
+    let (left, right) = (Doc { view: old }, Doc { view: new });
+    let members = (old.text.starts_with('{') && new.text.starts_with('{'))
+        .then(|| Some((object_members(left, 0, old.text.len())?, object_members(right, 0, new.text.len())?)))
+        .flatten();
+    let Some((lm, rm)) = members else { return diff_texts(old, new) };
+    if lm.len() != rm.len() || lm.iter().zip(&rm).any(|(l, r)| l.0 != r.0) || old.text == new.text {
+        return diff_texts(old, new);
+    }
+    // The same keys in the same order: as in `diff_object`, the changed members in key order.
+    let mut changed: Vec<usize> =
+        (0..lm.len()).filter(|&i| left.text(lm[i].1, lm[i].2) != right.text(rm[i].1, rm[i].2)).collect();
+    changed.sort_by(|a, b| lm[*a].0.cmp(&lm[*b].0));
+    let mut patch = Patch(Vec::new());
+    let mut pointer = PointerBuf::new();
+    for i in changed {
+        let (key, old_text, new_text) = (lm[i].0.as_ref(), left.text(lm[i].1, lm[i].2), right.text(rm[i].1, rm[i].2));
+        if let Some(entry) = memo.entries.iter().find(|e| e.key == key && e.old == old_text && e.new == new_text) {
+            patch.0.extend(entry.ops.iter().cloned());
+            continue;
+        }
+        let mut ops = Patch(Vec::new());
+        pointer.push_back(key);
+        diff_at(left, lm[i].1, lm[i].2, right, rm[i].1, rm[i].2, &mut pointer, &mut ops);
+        pointer.pop_back();
+        patch.0.extend(ops.0.iter().cloned());
+        memo.entries.push(MemoEntry {
+            key: key.to_owned(),
+            old: old_text.to_owned(),
+            new: new_text.to_owned(),
+            ops: ops.0,
+        });
+    }
+    patch
+}
+
 /// One side of the diff: a text and its index.
 #[derive(Clone, Copy)]
 struct Doc<'a> {
@@ -508,8 +574,10 @@ pub fn check_view_patches(descriptor: &dyn GameDescriptor, players: usize, optio
             let legal = game.legal_actions(seat);
             let action = rng.choose(&legal).unwrap_or_else(|| panic!("{id} seed {seed}: no legal action")).clone();
             game.apply(seat, &action, &names).unwrap_or_else(|e| panic!("{id} seed {seed}: rejected {action}: {e}"));
+            let mut memo = DiffMemo::default();
             for (viewer, old_text) in viewers.iter().zip(texts.iter_mut()) {
                 let new_text = game.view_json(*viewer);
+                let shared = diff_texts_memo(&ViewText::new(old_text.clone()), &game.view_text(*viewer), &mut memo);
                 assert_eq!(
                     game.view_text(*viewer),
                     ViewText::new(new_text.clone()),
@@ -524,6 +592,7 @@ pub fn check_view_patches(descriptor: &dyn GameDescriptor, players: usize, optio
                     serde_json::to_string(&reference).ok(),
                     "{id} seed {seed} step {step} {viewer:?}: the patch differs from json_patch::diff"
                 );
+                assert_eq!(shared, fast, "{id} seed {seed} step {step} {viewer:?}: the shared diff differs");
                 let mut patched = old;
                 json_patch::patch(&mut patched, &fast)
                     .unwrap_or_else(|e| panic!("{id} seed {seed} step {step} {viewer:?}: patch fails: {e}"));
@@ -623,6 +692,26 @@ mod tests {
         let typed = ViewText::serialize(&by_number);
         assert_eq!(typed, ViewText::new(serde_json::to_string(&by_number).unwrap()));
         assert!(typed.ends.len() > 5);
+    }
+
+    #[test]
+    fn viewers_sharing_members_get_the_same_patches_as_alone() {
+        // Two viewers of one action: the board changes alike for both, the hands differ.
+        let old = [r#"{"board":[1,2],"hand":[5],"me":0}"#, r#"{"board":[1,2],"hand":[7],"me":1}"#];
+        let new = [r#"{"board":[1,3,4],"hand":[],"me":0}"#, r#"{"board":[1,3,4],"hand":[7,8],"me":1}"#];
+        let mut memo = DiffMemo::default();
+        for (o, n) in old.iter().zip(&new) {
+            let shared = diff_texts_memo(&ViewText::new((*o).to_owned()), &ViewText::new((*n).to_owned()), &mut memo);
+            assert_eq!(shared, json_patch::diff(&parse(o), &parse(n)), "{o} -> {n}");
+        }
+        assert_eq!(memo.entries.len(), 3, "the board once, each hand once");
+        assert_eq!(memo.entries.iter().filter(|e| e.key == "board").count(), 1);
+        // Different key sets fall back to the plain diff.
+        let (o, n) = (r#"{"a":1}"#, r#"{"a":1,"b":2}"#);
+        assert_eq!(
+            diff_texts_memo(&ViewText::new(o.into()), &ViewText::new(n.into()), &mut memo),
+            json_patch::diff(&parse(o), &parse(n))
+        );
     }
 
     #[test]
