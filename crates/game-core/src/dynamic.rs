@@ -171,7 +171,7 @@ impl<G: Game> DynGame for Wrapped<G> {
     }
 
     fn view_text(&self, viewer: Viewer) -> crate::view_diff::ViewText {
-        crate::view_diff::ViewText::serialize(&self.0.view(viewer))
+        self.0.view_text(viewer)
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -64,6 +64,14 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
     /// What `viewer` may see.
     fn view(&self, viewer: Viewer) -> Self::View;
 
+    /// [`Game::view`] as indexed compact JSON text: what a live table diffs, for every viewer,
+    /// after every action. An engine may write it straight from its state, skipping the typed
+    /// view, as long as the text is exactly that of `view` (the server's `view_patches` test
+    /// checks it at every step of random games).
+    fn view_text(&self, viewer: Viewer) -> crate::view_diff::ViewText {
+        crate::view_diff::ViewText::serialize(&self.view(viewer))
+    }
+
     /// `None` while the game runs; the result once it has ended.
     fn outcome(&self) -> Option<Outcome>;
 

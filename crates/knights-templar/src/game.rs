@@ -47,6 +47,10 @@ impl game_core::Game for KnightsTemplar {
         view::view(self, viewer)
     }
 
+    fn view_text(&self, viewer: Viewer) -> game_core::view_diff::ViewText {
+        view::view_text(self, viewer)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         score::outcome(self)
     }

@@ -17,6 +17,16 @@ impl KnightsTemplar {
         })
     }
 
+    /// Each player's total as it stands now: the sum of [`KnightsTemplar::score_lines`]' lines
+    /// (every view shows it; the crate's invariant tests check the sum).
+    pub fn score_totals(&self) -> BySeat<i64> {
+        let legacy = self.legacy_bonus();
+        BySeat::from_fn(self.players, |s| {
+            legacy[s] + i64::from(self.county_vp(s)) + self.count(s, CardType::Treasure) as i64
+                - self.count(s, CardType::Downfall) as i64
+        })
+    }
+
     /// Each player's total, and the score breakdown, as they stand now.
     pub fn score_lines(&self) -> (BySeat<i64>, Vec<ScoreLine>) {
         let n = self.players;
@@ -24,7 +34,7 @@ impl KnightsTemplar {
         let county = BySeat::from_fn(n, |s| i64::from(self.county_vp(s)));
         let treasure = BySeat::from_fn(n, |s| self.count(s, CardType::Treasure) as i64);
         let downfall = BySeat::from_fn(n, |s| -(self.count(s, CardType::Downfall) as i64));
-        let totals = BySeat::from_fn(n, |s| legacy[s] + county[s] + treasure[s] + downfall[s]);
+        let totals = self.score_totals();
         let lines = vec![
             ScoreLine::new("Legacy bonus", legacy.0),
             ScoreLine::new("County VP", county.0),

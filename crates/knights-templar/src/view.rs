@@ -5,8 +5,10 @@
 use crate::card::{Card, CardType};
 use crate::state::{EndReason, KnightsTemplar, Pending, SetupDraw, Stage};
 use crate::{rules, score};
+use game_core::view_diff::ViewText;
 use game_core::{BySeat, GameRng, Outcome, ScoreLine, Seat, Viewer};
 use serde::{Serialize, Serializer};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// A card as shown to a player.
@@ -252,6 +254,66 @@ impl Serialize for View {
     }
 }
 
+/// What `viewer` may see of `game`, as its JSON text: the same text as serialising [`view`],
+/// written straight from the state. `view` also builds what the JSON leaves out (card names,
+/// counts, the running breakdown), and a live table writes every viewer's view after every
+/// action. The server's `view_patches` test checks that both give the same text at every step.
+pub(crate) fn view_text(game: &KnightsTemplar, viewer: Viewer) -> ViewText {
+    let totals = game.score_totals();
+    let seats = BySeat::from_fn(game.players, |s| LeanSeat {
+        seat: s,
+        tableau: Cow::Borrowed(game.tableau(s)),
+        county_vp: game.county_vp(s),
+        fate_picks: game.fate_picks(s),
+        picked_this_round: game.picked.contains(&s),
+        score_now: totals.get(s).copied().unwrap_or(0),
+    });
+    let discard = game
+        .discard
+        .iter()
+        .map(|d| LeanDiscard {
+            card: match d.face_down_by {
+                Some(by) if !viewer.is(by) => None,
+                _ => Some(d.card),
+            },
+            face_down: d.face_down_by.is_some(),
+        })
+        .collect();
+    let mut pending = LeanPending { kind: "over", seat: None, card: None, options: None, cards: None };
+    match &game.pending {
+        Pending::Pick { seat } => (pending.kind, pending.seat) = ("pick", Some(*seat)),
+        Pending::Nominate => (pending.kind, pending.seat) = ("nominate", Some(game.gm)),
+        Pending::Target { resolver, card } => {
+            (pending.kind, pending.seat) = ("target", Some(*resolver));
+            pending.card = Some(*card);
+            pending.options =
+                Some(game.targets(*resolver).into_iter().filter_map(|c| Some((game.owner(c)?, c))).collect());
+        }
+        Pending::AllyChoice { resolver, cards } => {
+            (pending.kind, pending.seat) = ("ally_choice", Some(*resolver));
+            pending.cards = viewer.is(*resolver).then_some(*cards);
+        }
+        Pending::Resolving | Pending::Over => {}
+    }
+    ViewText::serialize(&LeanView {
+        viewer,
+        players: game.players,
+        turn: game.turn,
+        round: game.round,
+        stage: game.stage,
+        grand_master: game.gm,
+        deck_count: game.deck.len(),
+        fate: game.fate.iter().map(|c| (*c, true)).collect(),
+        seats: seats.0,
+        discard,
+        pending,
+        power_queue: &game.power_queue,
+        setup_draws: &game.setup_draws,
+        end: game.end,
+        outcome: Cow::Owned(score::outcome(game)),
+    })
+}
+
 #[derive(Serialize)]
 struct LeanView<'a> {
     viewer: Viewer,
@@ -262,19 +324,19 @@ struct LeanView<'a> {
     grand_master: Seat,
     deck_count: usize,
     fate: BTreeMap<Card, bool>,
-    seats: Vec<LeanSeat>,
+    seats: Vec<LeanSeat<'a>>,
     discard: Vec<LeanDiscard>,
     pending: LeanPending,
     power_queue: &'a [Seat],
     setup_draws: &'a [SetupDraw],
     end: Option<EndReason>,
-    outcome: &'a Option<Outcome>,
+    outcome: Cow<'a, Option<Outcome>>,
 }
 
 #[derive(Serialize)]
-struct LeanSeat {
+struct LeanSeat<'a> {
     seat: Seat,
-    tableau: Vec<Card>,
+    tableau: Cow<'a, [Card]>,
     county_vp: u32,
     fate_picks: u32,
     picked_this_round: bool,
@@ -333,7 +395,7 @@ impl<'a> From<&'a View> for LeanView<'a> {
                 .iter()
                 .map(|(_, p)| LeanSeat {
                     seat: p.seat,
-                    tableau: p.tableau.iter().map(|c| c.id).collect(),
+                    tableau: Cow::Owned(p.tableau.iter().map(|c| c.id).collect()),
                     county_vp: p.county_vp,
                     fate_picks: p.fate_picks,
                     picked_this_round: p.picked_this_round,
@@ -349,7 +411,7 @@ impl<'a> From<&'a View> for LeanView<'a> {
             power_queue: &v.power_queue,
             setup_draws: &v.setup_draws,
             end: v.end,
-            outcome: &v.outcome,
+            outcome: Cow::Borrowed(&v.outcome),
         }
     }
 }

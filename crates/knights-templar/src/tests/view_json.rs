@@ -98,7 +98,13 @@ fn everything_the_view_json_leaves_out_is_derivable_from_what_it_sends() {
                     let view = game.view(viewer);
                     let json = serde_json::to_value(&view).expect("json");
                     kinds.insert(format!("{:?}", std::mem::discriminant(&view.pending)));
-                    check(&view, &json, &format!("{players} players, seed {seed}, step {step}, {viewer:?}"));
+                    let what = format!("{players} players, seed {seed}, step {step}, {viewer:?}");
+                    check(&view, &json, &what);
+                    assert_eq!(
+                        game.view_text(viewer).as_str(),
+                        serde_json::to_string(&view).expect("json"),
+                        "{what}: the text written straight from the state is the view's"
+                    );
                 }
             }
         }
