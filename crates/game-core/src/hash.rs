@@ -32,47 +32,29 @@ pub fn canonical_bytes<T: Serialize + ?Sized>(state: &T) -> Vec<u8> {
 
 /// The hash of a state's canonical bytes.
 ///
-/// The JSON is streamed into the hasher as it is written, through a small buffer, so no copy of
-/// the whole state is ever built; the bytes hashed are exactly [`canonical_bytes`], so the hash
-/// is the same as it always was and old logs still verify.
+/// The JSON is written into a buffer kept per thread and hashed in one call: serde_json writes
+/// a state in many pieces of a few bytes (a number, a comma), and a `Vec` takes those far more
+/// cheaply than any other writer (streaming them into the hasher through a small buffer cost
+/// 11 µs for a 1.6 KB Knights Templar state, the buffer 4 µs). The bytes hashed are exactly
+/// [`canonical_bytes`], so the hash is the same as it always was and old logs still verify.
 pub fn state_hash<T: Serialize + ?Sized>(state: &T) -> StateHash {
-    let mut sink = HashSink { hasher: Sha256::new(), buf: [0; SINK_BUFFER], len: 0 };
-    // Writing into the sink cannot fail, and game states serialise (see canonical_bytes).
-    serde_json::to_writer(&mut sink, state).expect("game states serialise to JSON");
-    let mut hasher = sink.hasher;
-    hasher.update(&sink.buf[..sink.len]);
-    StateHash(hex::encode(hasher.finalize()))
-}
-
-/// serde_json writes many pieces of a few bytes; gathering them before hashing costs less than
-/// a hasher call for each.
-const SINK_BUFFER: usize = 1024;
-
-struct HashSink {
-    hasher: Sha256,
-    buf: [u8; SINK_BUFFER],
-    len: usize,
-}
-
-impl std::io::Write for HashSink {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        if self.len + bytes.len() > SINK_BUFFER {
-            self.hasher.update(&self.buf[..self.len]);
-            self.len = 0;
-            if bytes.len() > SINK_BUFFER {
-                self.hasher.update(bytes);
-                return Ok(bytes.len());
-            }
+    thread_local! {
+        static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    BUFFER.with_borrow_mut(|buf| {
+        buf.clear();
+        // Writing into a Vec cannot fail, and game states serialise (see canonical_bytes).
+        serde_json::to_writer(&mut *buf, state).expect("game states serialise to JSON");
+        let hash = StateHash(hex::encode(Sha256::digest(&buf[..])));
+        if buf.capacity() > MAX_KEPT_BUFFER {
+            *buf = Vec::new();
         }
-        self.buf[self.len..self.len + bytes.len()].copy_from_slice(bytes);
-        self.len += bytes.len();
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
+        hash
+    })
 }
+
+/// A buffer larger than this (an unusually large state) is not kept for the next hash.
+const MAX_KEPT_BUFFER: usize = 1 << 20;
 
 #[cfg(test)]
 mod tests {
@@ -80,10 +62,16 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn the_streamed_hash_is_the_hash_of_the_canonical_bytes() {
-        let long = "x".repeat(3 * SINK_BUFFER + 7);
-        let values =
-            [json!(null), json!({"a": [1, 2, {"b": "c"}], "d": long}), json!((0..2_000).collect::<Vec<u32>>())];
+    fn the_hash_is_the_hash_of_the_canonical_bytes() {
+        let long = "x".repeat(3 * 1024 + 7);
+        let huge = "y".repeat(MAX_KEPT_BUFFER + 1);
+        let values = [
+            json!(null),
+            json!({"a": [1, 2, {"b": "c"}], "d": long}),
+            json!((0..2_000).collect::<Vec<u32>>()),
+            json!(huge),
+            json!([3]),
+        ];
         for value in values {
             let expected = hex::encode(Sha256::digest(canonical_bytes(&value)));
             assert_eq!(state_hash(&value).0, expected);
