@@ -170,9 +170,29 @@ pub const TOKEN_IDLE_EXPIRY: std::time::Duration = std::time::Duration::from_sec
 ///
 /// # Errors
 /// `auth/invalid_token` if it is unknown, revoked or expired.
+///
+/// A token found in the store is remembered for [`RECHECK_AFTER`]: a client's requests and
+/// sockets then cost no query each (a query reads the token and records its use). Revoking a
+/// token forgets it at once on every node (see [`Sessions::revoke`]); what the store alone can
+/// change (the 30-day idle expiry) is seen within [`RECHECK_AFTER`], the granularity at which a
+/// use is recorded anyway.
 pub async fn account_for(state: &AppState, token: &str) -> Result<Account, ApiError> {
-    state.store.account_by_token(&token_hash(token), TOKEN_IDLE_EXPIRY).await?.ok_or(ApiError::InvalidToken)
+    let hash = token_hash(token);
+    let sessions = &state.sessions;
+    let revocations = match sessions.known(&hash) {
+        Ok(account) => return Ok(account),
+        Err(revocations) => revocations,
+    };
+    let account = state.store.account_by_token(&hash, TOKEN_IDLE_EXPIRY).await?.ok_or(ApiError::InvalidToken)?;
+    sessions.remember(hash, &account, revocations);
+    Ok(account)
 }
+
+/// How long a token checked against the store is taken as valid without asking it again.
+pub const RECHECK_AFTER: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// The most tokens remembered (beyond it, the memory starts afresh).
+const MAX_REMEMBERED: usize = 100_000;
 
 /// The tokens of open sockets, by hash: signing out cancels the sockets opened with that token.
 ///
@@ -181,6 +201,14 @@ pub async fn account_for(state: &AppState, token: &str) -> Result<Account, ApiEr
 #[derive(Debug, Default)]
 pub struct Sessions {
     live: Mutex<HashMap<String, Watched>>,
+    /// Tokens recently found valid in the store, and how many revocations there have been.
+    known: Mutex<Known>,
+}
+
+#[derive(Debug, Default)]
+struct Known {
+    tokens: HashMap<String, (Account, std::time::Instant)>,
+    revocations: u64,
 }
 
 #[derive(Debug)]
@@ -208,8 +236,37 @@ impl Sessions {
         SessionWatch { sessions: Arc::clone(self), token_hash: token_hash.to_string(), revoked }
     }
 
-    /// Tells every socket opened with this token that it was revoked.
+    /// The account of a token found valid in the store less than [`RECHECK_AFTER`] ago; else
+    /// the count of revocations so far, for [`Sessions::remember`].
+    fn known(&self, token_hash: &str) -> Result<Account, u64> {
+        let Ok(known) = self.known.lock() else { return Err(u64::MAX) };
+        match known.tokens.get(token_hash) {
+            Some((account, checked)) if checked.elapsed() < RECHECK_AFTER => Ok(account.clone()),
+            _ => Err(known.revocations),
+        }
+    }
+
+    /// Remembers a token just found valid in the store, unless a token was revoked since the
+    /// check began (`revocations` is the count from [`Sessions::known`] before it): the store may
+    /// have answered before that revocation committed.
+    fn remember(&self, token_hash: String, account: &Account, revocations: u64) {
+        let Ok(mut known) = self.known.lock() else { return };
+        if known.revocations != revocations {
+            return;
+        }
+        if known.tokens.len() >= MAX_REMEMBERED {
+            known.tokens.clear();
+        }
+        known.tokens.insert(token_hash, (account.clone(), std::time::Instant::now()));
+    }
+
+    /// Tells every socket opened with this token that it was revoked, and forgets that it was
+    /// valid.
     pub fn revoke(&self, token_hash: &str) {
+        if let Ok(mut known) = self.known.lock() {
+            known.tokens.remove(token_hash);
+            known.revocations += 1;
+        }
         // Cancelled under the lock: a watch that is not cancelled is then always in the map.
         if let Ok(mut live) = self.live.lock() {
             if let Some(watched) = live.remove(token_hash) {
@@ -281,6 +338,24 @@ impl FromRequestParts<AppState> for MaybeAuth {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_remembered_token_is_forgotten_when_revoked_and_a_check_overtaken_by_a_revocation_is_not_kept() {
+        let sessions = Sessions::default();
+        let ana =
+            Account { id: crate::ids::AccountId::random(), name: "Ana".into(), kind: crate::store::AccountKind::Guest };
+        let before = sessions.known("t1").expect_err("nothing remembered yet");
+        sessions.remember("t1".into(), &ana, before);
+        assert_eq!(sessions.known("t1"), Ok(ana.clone()));
+        sessions.revoke("t1");
+        let after = sessions.known("t1").expect_err("revoked: asked of the store again");
+        assert_ne!(after, before);
+        // A check that began before a revocation (of any token) is not remembered.
+        sessions.remember("t2".into(), &ana, before);
+        assert!(sessions.known("t2").is_err());
+        sessions.remember("t2".into(), &ana, after);
+        assert_eq!(sessions.known("t2"), Ok(ana));
+    }
 
     #[test]
     fn a_password_verifies_only_against_its_own_hash() {
