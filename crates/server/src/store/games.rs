@@ -264,13 +264,16 @@ impl Store {
         .execute(&mut *tx)
         .await
         .map_err(StoreError::from_insert)?;
-        for (seat, account) in game.accounts.iter().enumerate() {
-            sqlx::query("insert into game_players (game_id, seat, account_id) values ($1, $2, $3)")
-                .bind(game.id.as_str())
-                .bind(seat as i64)
-                .bind(account.as_str())
-                .execute(&mut *tx)
-                .await?;
+        if !game.accounts.is_empty() {
+            // Every seat in one statement: one round trip, not one per player.
+            let rows: Vec<String> =
+                (0..game.accounts.len()).map(|i| format!("($1, ${}, ${})", 2 + 2 * i, 3 + 2 * i)).collect();
+            let sql = format!("insert into game_players (game_id, seat, account_id) values {}", rows.join(", "));
+            let mut query = sqlx::query(&sql).bind(game.id.as_str());
+            for (seat, account) in game.accounts.iter().enumerate() {
+                query = query.bind(seat as i64).bind(account.as_str());
+            }
+            query.execute(&mut *tx).await?;
         }
         if let Some(lobby) = lobby {
             sqlx::query("update lobbies set status = $1, state = $2, updated_at = $3 where id = $4")
