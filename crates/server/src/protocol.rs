@@ -160,6 +160,29 @@ pub struct EventOut {
     pub private: bool,
 }
 
+/// An event as one viewer receives it, borrowed from the engine's event: [`EventOut`]'s JSON
+/// without a copy per viewer (a table writes it into every viewer's patch message).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct EventRef<'a> {
+    /// The event as the engine reports it.
+    pub data: &'a Value,
+    /// The event as a sentence.
+    pub text: &'a str,
+    /// Whether only some seats see it.
+    pub private: bool,
+}
+
+impl<'a> EventRef<'a> {
+    /// The events of `events` that `viewer` may see.
+    pub fn visible(events: &'a [DynEvent], viewer: Viewer) -> Vec<EventRef<'a>> {
+        events
+            .iter()
+            .filter(|e| e.audience.includes(viewer))
+            .map(|e| EventRef { data: &e.data, text: &e.text, private: e.audience != Audience::All })
+            .collect()
+    }
+}
+
 impl EventOut {
     /// The events of `events` that `viewer` may see.
     pub fn visible(events: &[DynEvent], viewer: Viewer) -> Vec<EventOut> {
@@ -241,7 +264,7 @@ pub enum ServerMsg<'a> {
         /// RFC 6902 operations.
         patch: &'a json_patch::Patch,
         /// The events of this action this subscriber may see.
-        events: &'a [EventOut],
+        events: &'a [EventRef<'a>],
         /// The seats the game waits for now.
         to_act: &'a [Seat],
         /// This subscriber's legal actions now.
@@ -301,6 +324,97 @@ impl ServerMsg<'_> {
     }
 }
 
+/// One action's patch messages, one per viewer: the text of [`ServerMsg::Patch`], assembled from
+/// parts written once per action (the game, version, who waits, the clock, the result) and the
+/// viewer's own (its patch and legal actions; its events, written once per distinct audience).
+/// A table writes one for every viewer after every action.
+pub struct PatchFrames {
+    /// `{"type":"patch","game":…,"version":…,"seat":…,"patch":`
+    head: Vec<u8>,
+    /// `,"to_act":[…],"legal_actions":`
+    middle: Vec<u8>,
+    /// `,"seed":…,"outcome":…` and `by_clock` and `clock` when set, then `}`.
+    tail: Vec<u8>,
+    /// The events' JSON by which of them the viewer sees.
+    events: Vec<(Vec<bool>, Vec<u8>)>,
+}
+
+impl PatchFrames {
+    /// The parts every viewer's message of this action shares.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        game: &GameId,
+        version: u64,
+        seat: Seat,
+        to_act: &[Seat],
+        seed: Option<&str>,
+        outcome: Option<&Outcome>,
+        by_clock: bool,
+        clock: Option<&Clock>,
+    ) -> PatchFrames {
+        fn json<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
+            // Plain data: serialisation cannot fail.
+            serde_json::to_vec(value).unwrap_or_default()
+        }
+        let mut head = Vec::with_capacity(96);
+        head.extend_from_slice(br#"{"type":"patch","game":"#);
+        head.extend(json(game));
+        head.extend_from_slice(br#","version":"#);
+        head.extend(json(&version));
+        head.extend_from_slice(br#","seat":"#);
+        head.extend(json(&seat));
+        head.extend_from_slice(br#","patch":"#);
+        let mut middle = Vec::with_capacity(48);
+        middle.extend_from_slice(br#","to_act":"#);
+        middle.extend(json(to_act));
+        middle.extend_from_slice(br#","legal_actions":"#);
+        let mut tail = Vec::with_capacity(48);
+        tail.extend_from_slice(br#","seed":"#);
+        tail.extend(json(&seed));
+        tail.extend_from_slice(br#","outcome":"#);
+        tail.extend(json(&outcome));
+        if by_clock {
+            tail.extend_from_slice(br#","by_clock":true"#);
+        }
+        if let Some(clock) = clock {
+            tail.extend_from_slice(br#","clock":"#);
+            tail.extend(json(clock));
+        }
+        tail.push(b'}');
+        PatchFrames { head, middle, tail, events: Vec::new() }
+    }
+
+    /// The message for `viewer`.
+    pub fn frame(
+        &mut self,
+        patch: &json_patch::Patch,
+        events: &[DynEvent],
+        viewer: Viewer,
+        legal_actions: &[Value],
+    ) -> std::sync::Arc<str> {
+        let sees: Vec<bool> = events.iter().map(|e| e.audience.includes(viewer)).collect();
+        let index = match self.events.iter().position(|(s, _)| *s == sees) {
+            Some(i) => i,
+            None => {
+                let text = serde_json::to_vec(&EventRef::visible(events, viewer)).unwrap_or_default();
+                self.events.push((sees, text));
+                self.events.len() - 1
+            }
+        };
+        let events = &self.events[index].1;
+        let mut out = Vec::with_capacity(self.head.len() + self.middle.len() + self.tail.len() + events.len() + 512);
+        out.extend_from_slice(&self.head);
+        // Writing plain data into a Vec cannot fail.
+        let _ = serde_json::to_writer(&mut out, patch);
+        out.extend_from_slice(br#","events":"#);
+        out.extend_from_slice(events);
+        out.extend_from_slice(&self.middle);
+        let _ = serde_json::to_writer(&mut out, legal_actions);
+        out.extend_from_slice(&self.tail);
+        String::from_utf8(out).unwrap_or_default().into()
+    }
+}
+
 /// An error message.
 pub fn error_text(error: &ApiError, req: Option<u64>, game: Option<&GameId>) -> std::sync::Arc<str> {
     let body = error.body();
@@ -318,6 +432,75 @@ pub fn lobby_error_text(error: &ApiError, lobby: &LobbyId) -> std::sync::Arc<str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn patch_frames_are_the_text_of_the_patch_message() {
+        let game = GameId::random();
+        let events = [
+            DynEvent { data: serde_json::json!({"drew": 3}), text: "Ana drew".into(), audience: Audience::All },
+            DynEvent {
+                data: serde_json::json!({"card": 7}),
+                text: "Ana saw \"7\"".into(),
+                audience: Audience::Only(vec![game_core::Seat(0)]),
+            },
+        ];
+        let patch: json_patch::Patch = serde_json::from_value(serde_json::json!([
+            {"op": "replace", "path": "/turn", "value": 2},
+            {"op": "add", "path": "/fate/a~1b", "value": true}
+        ]))
+        .unwrap();
+        let outcome = Outcome::from_scores(vec![3, 1], vec![]);
+        let clock = Clock { seats: vec![game_core::Seat(1)], remaining_ms: 1500 };
+        let legal = [serde_json::json!({"pick": 12}), serde_json::json!({"pass": true})];
+        let to_act = [game_core::Seat(1)];
+        for (seed, outcome, by_clock, clock) in [
+            (None, None, false, None),
+            (Some("00ff"), Some(&outcome), true, Some(&clock)),
+            (None, None, true, None),
+            (None, None, false, Some(&clock)),
+        ] {
+            let mut frames = PatchFrames::new(&game, 9, game_core::Seat(0), &to_act, seed, outcome, by_clock, clock);
+            for viewer in [Viewer::Seat(game_core::Seat(0)), Viewer::Seat(game_core::Seat(1)), Viewer::Spectator] {
+                let legal: &[Value] = if viewer == Viewer::Seat(game_core::Seat(1)) { &legal } else { &[] };
+                let expected = ServerMsg::Patch {
+                    game: &game,
+                    version: 9,
+                    seat: game_core::Seat(0),
+                    patch: &patch,
+                    events: &EventRef::visible(&events, viewer),
+                    to_act: &to_act,
+                    legal_actions: legal,
+                    seed: seed.map(str::to_string),
+                    outcome,
+                    by_clock,
+                    clock: clock.cloned(),
+                }
+                .to_text();
+                assert_eq!(frames.frame(&patch, &events, viewer, legal), expected);
+            }
+            assert_eq!(frames.events.len(), 2, "the events are written once per audience");
+        }
+    }
+
+    #[test]
+    fn a_borrowed_event_is_written_as_an_owned_one() {
+        let events = [
+            DynEvent { data: serde_json::json!({"drew": 3}), text: "Ana drew".into(), audience: Audience::All },
+            DynEvent {
+                data: serde_json::json!({"card": 7}),
+                text: "Ana saw 7".into(),
+                audience: Audience::Only(vec![game_core::Seat(0)]),
+            },
+        ];
+        for viewer in [Viewer::Seat(game_core::Seat(0)), Viewer::Seat(game_core::Seat(1)), Viewer::Spectator] {
+            assert_eq!(
+                serde_json::to_value(EventRef::visible(&events, viewer)).unwrap(),
+                serde_json::to_value(EventOut::visible(&events, viewer)).unwrap()
+            );
+        }
+        assert_eq!(EventRef::visible(&events, Viewer::Seat(game_core::Seat(0))).len(), 2);
+        assert_eq!(EventRef::visible(&events, Viewer::Spectator).len(), 1);
+    }
 
     #[test]
     fn unknown_types_and_malformed_json_get_their_own_codes() {

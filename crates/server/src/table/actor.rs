@@ -8,7 +8,7 @@ use super::{rebuild, Command, ConnId, Outbox, Rebuilt, TableConfig, TableInfo};
 use crate::catalog::Catalog;
 use crate::clock::deadline;
 use crate::error::ApiError;
-use crate::protocol::{error_text, Clock, EventOut, ServerMsg};
+use crate::protocol::{error_text, Clock, PatchFrames, ServerMsg};
 use crate::store::writer::{AppendError, Writer};
 use crate::store::{ActionRow, Store};
 use game_core::view_diff::{diff_texts_memo, DiffMemo, ViewText};
@@ -356,6 +356,16 @@ impl Actor {
         let seed = outcome.as_ref().map(|_| self.seed.to_hex());
         let version = self.version;
         self.memo.clear();
+        let mut frames = PatchFrames::new(
+            &self.info.id,
+            version,
+            seat,
+            &to_act,
+            seed.as_deref(),
+            outcome.as_ref(),
+            by_clock,
+            clock.as_ref(),
+        );
         for i in 0..self.viewers.len() {
             let viewer = self.viewers[i].viewer;
             if !self.viewers[i].keep && self.viewers[i].subscribers.is_empty() {
@@ -376,20 +386,7 @@ impl Actor {
                 continue;
             };
             let patch = diff_texts_memo(old_view, &new_view, &mut self.memo);
-            let text = ServerMsg::Patch {
-                game: &self.info.id,
-                version: self.version,
-                seat,
-                patch: &patch,
-                events: &EventOut::visible(events, viewer),
-                to_act: &to_act,
-                legal_actions: &legal,
-                seed: seed.clone(),
-                outcome: outcome.as_ref(),
-                by_clock,
-                clock: clock.clone(),
-            }
-            .to_text();
+            let text = frames.frame(&patch, events, viewer, &legal);
             v.view = Some(new_view);
             v.history.push_back((self.version, text.clone()));
             if v.history.len() > HISTORY {
