@@ -3,7 +3,7 @@
 //! re-drawing of what a viewer may not see, for the non-interference test.
 
 use crate::card::{Card, CardType};
-use crate::state::{EndReason, KnightsTemplar, Pending, SetupDraw, Stage};
+use crate::state::{Discard, EndReason, KnightsTemplar, Pending, SetupDraw, Stage};
 use crate::{rules, score};
 use game_core::view_diff::ViewText;
 use game_core::{BySeat, GameRng, Outcome, ScoreLine, Seat, Viewer};
@@ -149,13 +149,7 @@ pub(crate) fn view(game: &KnightsTemplar, viewer: Viewer) -> View {
     let discard = game
         .discard
         .iter()
-        .map(|d| DiscardView {
-            card: match d.face_down_by {
-                Some(by) if !viewer.is(by) => None,
-                _ => Some(d.card.into()),
-            },
-            face_down: d.face_down_by.is_some(),
-        })
+        .map(|d| DiscardView { card: seen(d, viewer).map(CardView::from), face_down: d.face_down_by.is_some() })
         .collect();
     let pending = match &game.pending {
         Pending::Pick { seat } => PendingView::Pick { seat: *seat },
@@ -189,6 +183,14 @@ pub(crate) fn view(game: &KnightsTemplar, viewer: Viewer) -> View {
         end: game.end,
         breakdown,
         outcome: score::outcome(game),
+    }
+}
+
+/// The card of a discard as `viewer` sees it: a face-down card only its discarder sees.
+fn seen(discard: &Discard, viewer: Viewer) -> Option<Card> {
+    match discard.face_down_by {
+        Some(by) if !viewer.is(by) => None,
+        _ => Some(discard.card),
     }
 }
 
@@ -271,13 +273,7 @@ pub(crate) fn view_text(game: &KnightsTemplar, viewer: Viewer) -> ViewText {
     let discard = game
         .discard
         .iter()
-        .map(|d| LeanDiscard {
-            card: match d.face_down_by {
-                Some(by) if !viewer.is(by) => None,
-                _ => Some(d.card),
-            },
-            face_down: d.face_down_by.is_some(),
-        })
+        .map(|d| LeanDiscard { card: seen(d, viewer), face_down: d.face_down_by.is_some() })
         .collect();
     let mut pending = LeanPending { kind: "over", seat: None, card: None, options: None, cards: None };
     match &game.pending {
