@@ -312,13 +312,9 @@ pub fn diff_texts_memo(old: &ViewText, new: &ViewText, memo: &mut DiffMemo) -> P
         .then(|| Some((object_members(left, 0, old.text.len())?, object_members(right, 0, new.text.len())?)))
         .flatten();
     let Some((lm, rm)) = members else { return diff_texts(old, new) };
-    if lm.len() != rm.len() || lm.iter().zip(&rm).any(|(l, r)| l.0 != r.0) || old.text == new.text {
+    let Some(changed) = changed_in_key_order(left, &lm, right, &rm).filter(|_| old.text != new.text) else {
         return diff_texts(old, new);
-    }
-    // The same keys in the same order: as in `diff_object`, the changed members in key order.
-    let mut changed: Vec<usize> =
-        (0..lm.len()).filter(|&i| left.text(lm[i].1, lm[i].2) != right.text(rm[i].1, rm[i].2)).collect();
-    changed.sort_by(|a, b| lm[*a].0.cmp(&lm[*b].0));
+    };
     let mut patch = Patch(Vec::new());
     let mut pointer = PointerBuf::new();
     for i in changed {
@@ -393,6 +389,26 @@ fn diff_at(
 /// An object member: its unescaped key and where its value lies.
 type Member<'a> = (Cow<'a, str>, usize, usize);
 
+/// When both objects have the same keys in the same order (a struct's fields, nearly always),
+/// the members whose text differs (only those can give operations), in key order as
+/// json_patch visits them (structs serialise in declaration order, `Value` objects in key
+/// order); `None` when the keys differ.
+fn changed_in_key_order(
+    left_doc: Doc<'_>,
+    left: &[Member<'_>],
+    right_doc: Doc<'_>,
+    right: &[Member<'_>],
+) -> Option<Vec<usize>> {
+    if left.len() != right.len() || left.iter().zip(right).any(|(l, r)| l.0 != r.0) {
+        return None;
+    }
+    let mut changed: Vec<usize> = (0..left.len())
+        .filter(|&i| left_doc.text(left[i].1, left[i].2) != right_doc.text(right[i].1, right[i].2))
+        .collect();
+    changed.sort_by(|a, b| left[*a].0.cmp(&left[*b].0));
+    Some(changed)
+}
+
 fn diff_object<'a>(
     left_doc: Doc<'_>,
     mut left: Vec<Member<'a>>,
@@ -401,14 +417,7 @@ fn diff_object<'a>(
     pointer: &mut PointerBuf,
     patch: &mut Patch,
 ) {
-    if left.len() == right.len() && left.iter().zip(&right).all(|(l, r)| l.0 == r.0) {
-        // The same keys in the same order (a struct's fields, nearly always): only members
-        // whose text differs can give operations. Visit those in key order, as json_patch does
-        // (structs serialise in declaration order, `Value` objects in key order).
-        let mut changed: Vec<usize> = (0..left.len())
-            .filter(|&i| left_doc.text(left[i].1, left[i].2) != right_doc.text(right[i].1, right[i].2))
-            .collect();
-        changed.sort_by(|a, b| left[*a].0.cmp(&left[*b].0));
+    if let Some(changed) = changed_in_key_order(left_doc, &left, right_doc, &right) {
         for i in changed {
             pointer.push_back(left[i].0.as_ref());
             diff_at(left_doc, left[i].1, left[i].2, right_doc, right[i].1, right[i].2, pointer, patch);
