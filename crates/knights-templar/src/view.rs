@@ -151,20 +151,7 @@ pub(crate) fn view(game: &KnightsTemplar, viewer: Viewer) -> View {
         .iter()
         .map(|d| DiscardView { card: seen(d, viewer).map(CardView::from), face_down: d.face_down_by.is_some() })
         .collect();
-    let pending = match &game.pending {
-        Pending::Pick { seat } => PendingView::Pick { seat: *seat },
-        Pending::Nominate => PendingView::Nominate { gm: game.gm, candidates: game.unpicked() },
-        Pending::Target { resolver, card } => PendingView::Target {
-            resolver: *resolver,
-            card: (*card).into(),
-            options: game.targets(*resolver).into_iter().filter_map(|c| game.owner(c).map(|o| (o, c.into()))).collect(),
-        },
-        Pending::AllyChoice { resolver, cards } => PendingView::AllyChoice {
-            resolver: *resolver,
-            cards: viewer.is(*resolver).then(|| [cards[0].into(), cards[1].into()]),
-        },
-        Pending::Resolving | Pending::Over => PendingView::Over,
-    };
+    let pending = pending_view(game, viewer);
     View {
         viewer,
         players: game.players,
@@ -183,6 +170,24 @@ pub(crate) fn view(game: &KnightsTemplar, viewer: Viewer) -> View {
         end: game.end,
         breakdown,
         outcome: score::outcome(game),
+    }
+}
+
+/// The decision the game waits for, as `viewer` may see it.
+fn pending_view(game: &KnightsTemplar, viewer: Viewer) -> PendingView {
+    match &game.pending {
+        Pending::Pick { seat } => PendingView::Pick { seat: *seat },
+        Pending::Nominate => PendingView::Nominate { gm: game.gm, candidates: game.unpicked() },
+        Pending::Target { resolver, card } => PendingView::Target {
+            resolver: *resolver,
+            card: (*card).into(),
+            options: game.targets(*resolver).into_iter().filter_map(|c| game.owner(c).map(|o| (o, c.into()))).collect(),
+        },
+        Pending::AllyChoice { resolver, cards } => PendingView::AllyChoice {
+            resolver: *resolver,
+            cards: viewer.is(*resolver).then(|| [cards[0].into(), cards[1].into()]),
+        },
+        Pending::Resolving | Pending::Over => PendingView::Over,
     }
 }
 
@@ -275,22 +280,6 @@ pub(crate) fn view_text(game: &KnightsTemplar, viewer: Viewer) -> ViewText {
         .iter()
         .map(|d| LeanDiscard { card: seen(d, viewer), face_down: d.face_down_by.is_some() })
         .collect();
-    let mut pending = LeanPending { kind: "over", seat: None, card: None, options: None, cards: None };
-    match &game.pending {
-        Pending::Pick { seat } => (pending.kind, pending.seat) = ("pick", Some(*seat)),
-        Pending::Nominate => (pending.kind, pending.seat) = ("nominate", Some(game.gm)),
-        Pending::Target { resolver, card } => {
-            (pending.kind, pending.seat) = ("target", Some(*resolver));
-            pending.card = Some(*card);
-            pending.options =
-                Some(game.targets(*resolver).into_iter().filter_map(|c| Some((game.owner(c)?, c))).collect());
-        }
-        Pending::AllyChoice { resolver, cards } => {
-            (pending.kind, pending.seat) = ("ally_choice", Some(*resolver));
-            pending.cards = viewer.is(*resolver).then_some(*cards);
-        }
-        Pending::Resolving | Pending::Over => {}
-    }
     ViewText::serialize(&LeanView {
         viewer,
         players: game.players,
@@ -302,7 +291,7 @@ pub(crate) fn view_text(game: &KnightsTemplar, viewer: Viewer) -> ViewText {
         fate: game.fate.iter().map(|c| (*c, true)).collect(),
         seats: seats.0,
         discard,
-        pending,
+        pending: LeanPending::from(&pending_view(game, viewer)),
         power_queue: &game.power_queue,
         setup_draws: &game.setup_draws,
         end: game.end,
@@ -359,11 +348,10 @@ struct LeanPending {
     cards: Option<[Card; 2]>,
 }
 
-impl<'a> From<&'a View> for LeanView<'a> {
-    fn from(v: &'a View) -> Self {
-        let fate = v.fate.iter().map(|c| (c.id, true)).collect();
+impl From<&PendingView> for LeanPending {
+    fn from(p: &PendingView) -> Self {
         let mut pending = LeanPending { kind: "over", seat: None, card: None, options: None, cards: None };
-        match &v.pending {
+        match p {
             PendingView::Pick { seat } => (pending.kind, pending.seat) = ("pick", Some(*seat)),
             PendingView::Nominate { gm, .. } => (pending.kind, pending.seat) = ("nominate", Some(*gm)),
             PendingView::Target { resolver, card, options } => {
@@ -377,6 +365,13 @@ impl<'a> From<&'a View> for LeanView<'a> {
             }
             PendingView::Over => {}
         }
+        pending
+    }
+}
+
+impl<'a> From<&'a View> for LeanView<'a> {
+    fn from(v: &'a View) -> Self {
+        let fate = v.fate.iter().map(|c| (c.id, true)).collect();
         LeanView {
             viewer: v.viewer,
             players: v.players,
@@ -403,7 +398,7 @@ impl<'a> From<&'a View> for LeanView<'a> {
                 .iter()
                 .map(|d| LeanDiscard { card: d.card.map(|c| c.id), face_down: d.face_down })
                 .collect(),
-            pending,
+            pending: LeanPending::from(&v.pending),
             power_queue: &v.power_queue,
             setup_draws: &v.setup_draws,
             end: v.end,
