@@ -186,10 +186,9 @@ impl<'a> EventRef<'a> {
 impl EventOut {
     /// The events of `events` that `viewer` may see.
     pub fn visible(events: &[DynEvent], viewer: Viewer) -> Vec<EventOut> {
-        events
-            .iter()
-            .filter(|e| e.audience.includes(viewer))
-            .map(|e| EventOut { data: e.data.clone(), text: e.text.clone(), private: e.audience != Audience::All })
+        EventRef::visible(events, viewer)
+            .into_iter()
+            .map(|e| EventOut { data: e.data.clone(), text: e.text.to_owned(), private: e.private })
             .collect()
     }
 }
@@ -433,17 +432,22 @@ pub fn lobby_error_text(error: &ApiError, lobby: &LobbyId) -> std::sync::Arc<str
 mod tests {
     use super::*;
 
-    #[test]
-    fn patch_frames_are_the_text_of_the_patch_message() {
-        let game = GameId::random();
-        let events = [
+    /// An event every viewer sees, and one only seat 0 sees (with quotes to escape).
+    fn two_events() -> [DynEvent; 2] {
+        [
             DynEvent { data: serde_json::json!({"drew": 3}), text: "Ana drew".into(), audience: Audience::All },
             DynEvent {
                 data: serde_json::json!({"card": 7}),
                 text: "Ana saw \"7\"".into(),
                 audience: Audience::Only(vec![game_core::Seat(0)]),
             },
-        ];
+        ]
+    }
+
+    #[test]
+    fn patch_frames_are_the_text_of_the_patch_message() {
+        let game = GameId::random();
+        let events = two_events();
         let patch: json_patch::Patch = serde_json::from_value(serde_json::json!([
             {"op": "replace", "path": "/turn", "value": 2},
             {"op": "add", "path": "/fate/a~1b", "value": true}
@@ -484,14 +488,7 @@ mod tests {
 
     #[test]
     fn a_borrowed_event_is_written_as_an_owned_one() {
-        let events = [
-            DynEvent { data: serde_json::json!({"drew": 3}), text: "Ana drew".into(), audience: Audience::All },
-            DynEvent {
-                data: serde_json::json!({"card": 7}),
-                text: "Ana saw 7".into(),
-                audience: Audience::Only(vec![game_core::Seat(0)]),
-            },
-        ];
+        let events = two_events();
         for viewer in [Viewer::Seat(game_core::Seat(0)), Viewer::Seat(game_core::Seat(1)), Viewer::Spectator] {
             assert_eq!(
                 serde_json::to_value(EventRef::visible(&events, viewer)).unwrap(),
