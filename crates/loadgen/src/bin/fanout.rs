@@ -40,6 +40,11 @@ struct Args {
     serve: Option<String>,
 }
 
+// The load generator's reading of a process's CPU time from /proc (the rest of it is unused here).
+#[allow(dead_code)]
+#[path = "../stats.rs"]
+mod stats;
+
 type Groups = Arc<Mutex<HashMap<String, Vec<mpsc::UnboundedSender<Arc<str>>>>>>;
 
 fn main() -> Result<()> {
@@ -102,14 +107,6 @@ async fn connection(stream: TcpStream, groups: Groups, frame: Arc<str>) {
     }
 }
 
-fn cpu_ticks(pid: u32) -> Result<u64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))?;
-    let after = stat.rsplit_once(')').context("no ) in stat")?.1;
-    let fields: Vec<&str> = after.split_whitespace().collect();
-    // utime and stime are fields 14 and 15 of stat; after the command they are the 12th and 13th.
-    Ok(fields.get(11).context("utime")?.parse::<u64>()? + fields.get(12).context("stime")?.parse::<u64>()?)
-}
-
 async fn drive(args: &Args) -> Result<()> {
     if args.players == 0 || args.games == 0 {
         bail!("--games and --players must be at least 1");
@@ -150,8 +147,7 @@ async fn drive_against(args: &Args, addr: &str, server: u32) -> Result<()> {
     }
     // Every join is in before the first round.
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let hz = 100.0; // USER_HZ on Linux
-    let cpu0 = cpu_ticks(server)?;
+    let cpu0 = stats::cpu_seconds(&server.to_string());
     let t0 = Instant::now();
     let deadline = t0 + Duration::from_secs(args.seconds);
     let action: String = r#"{"type":"action","game":"0b7c6a1e","version":42,"action":{"pick":17},"req":7}"#.into();
@@ -182,7 +178,7 @@ async fn drive_against(args: &Args, addr: &str, server: u32) -> Result<()> {
         latencies.extend(l);
     }
     let elapsed = t0.elapsed().as_secs_f64();
-    let cpu = (cpu_ticks(server)? - cpu0) as f64 / hz;
+    let cpu = stats::cpu_seconds(&server.to_string()) - cpu0;
     latencies.sort_unstable();
     let pct = |q: f64| {
         latencies.get(((latencies.len().max(1) - 1) as f64 * q) as usize).copied().unwrap_or(0) as f64 / 1000.0
