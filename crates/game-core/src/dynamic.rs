@@ -97,6 +97,11 @@ pub trait DynGame: Send + Sync {
     fn view_text(&self, viewer: Viewer) -> crate::view_diff::ViewText {
         crate::view_diff::ViewText::new(self.view_json(viewer))
     }
+    /// Every viewer's [`DynGame::view_text`], in the order of `viewers` (see
+    /// [`crate::Game::view_texts`]).
+    fn view_texts(&self, viewers: &[Viewer]) -> Vec<crate::view_diff::ViewText> {
+        viewers.iter().map(|viewer| self.view_text(*viewer)).collect()
+    }
     /// The result, once the game is over.
     fn outcome(&self) -> Option<Outcome>;
     /// The hash of the full state.
@@ -172,6 +177,10 @@ impl<G: Game> DynGame for Wrapped<G> {
 
     fn view_text(&self, viewer: Viewer) -> crate::view_diff::ViewText {
         self.0.view_text(viewer)
+    }
+
+    fn view_texts(&self, viewers: &[Viewer]) -> Vec<crate::view_diff::ViewText> {
+        self.0.view_texts(viewers)
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -78,6 +78,53 @@ impl ViewText {
         }
     }
 
+    /// One object holding the members of the object texts `parts`, in order: `{"a":1}` and
+    /// `{"b":[2]}` give `{"a":1,"b":[2]}`. The parts' indexes are shifted into place rather than
+    /// the joined text scanned again, so an engine can write the members that every viewer
+    /// shares once per action and join them to each viewer's own. The result is exactly the
+    /// text and index of [`ViewText::new`] on the joined text. A part that is not an indexed
+    /// object goes in as it is, and the whole is then indexed by scanning.
+    #[must_use]
+    pub fn join_objects(parts: &[&ViewText]) -> ViewText {
+        let len: usize = parts.iter().map(|p| p.text.len()).sum::<usize>() + 2;
+        let mut text = String::with_capacity(len);
+        let mut ends = Vec::with_capacity(parts.iter().map(|p| p.ends.len()).sum::<usize>() + 1);
+        let mut indexed = u32::try_from(len).is_ok();
+        text.push('{');
+        ends.push((0, 0, 0));
+        for part in parts {
+            let inner = part.text.strip_prefix('{').and_then(|t| t.strip_suffix('}'));
+            let well_formed = part.ends.first().is_some_and(|e| e.0 == 0 && e.1 as usize == part.text.len());
+            let Some(inner) = inner.filter(|_| well_formed) else {
+                indexed = false;
+                text.push_str(&part.text);
+                continue;
+            };
+            if inner.is_empty() {
+                continue;
+            }
+            if text.len() > 1 {
+                text.push(',');
+            }
+            // The part's byte 1 lands at `text.len()`, its entry 1 at `ends.len()`. Lengths fit
+            // in u32 (checked above; if not, the result is re-indexed below).
+            #[allow(clippy::cast_possible_truncation)]
+            let (bytes, entries) = ((text.len() - 1) as u32, (ends.len() - 1) as u32);
+            text.push_str(inner);
+            ends.extend(
+                part.ends[1..].iter().map(|&(start, end, after)| (start + bytes, end + bytes, after + entries)),
+            );
+        }
+        text.push('}');
+        if !indexed {
+            return ViewText::new(text);
+        }
+        #[allow(clippy::cast_possible_truncation)]
+        let whole = (0, text.len() as u32, ends.len() as u32);
+        ends[0] = whole;
+        ViewText { text, ends }
+    }
+
     /// The JSON text.
     #[must_use]
     pub fn as_str(&self) -> &str {
@@ -584,7 +631,13 @@ pub fn check_view_patches(descriptor: &dyn GameDescriptor, players: usize, optio
             let action = rng.choose(&legal).unwrap_or_else(|| panic!("{id} seed {seed}: no legal action")).clone();
             game.apply(seat, &action, &names).unwrap_or_else(|e| panic!("{id} seed {seed}: rejected {action}: {e}"));
             let mut memo = DiffMemo::default();
-            for (viewer, old_text) in viewers.iter().zip(texts.iter_mut()) {
+            let all = game.view_texts(&viewers);
+            for ((viewer, old_text), joined) in viewers.iter().zip(texts.iter_mut()).zip(all) {
+                assert_eq!(
+                    joined,
+                    game.view_text(*viewer),
+                    "{id} seed {seed} step {step} {viewer:?}: view_texts differs from view_text"
+                );
                 let new_text = game.view_json(*viewer);
                 let shared = diff_texts_memo(&ViewText::new(old_text.clone()), &game.view_text(*viewer), &mut memo);
                 assert_eq!(
@@ -653,6 +706,27 @@ mod tests {
         let reference = json_patch::diff(&parse(old), &parse(new));
         assert_eq!(diff_json(old, new), reference);
         assert_eq!(reference.0.len(), 4);
+    }
+
+    #[test]
+    fn joined_objects_are_indexed_as_if_scanned() {
+        let parts = [
+            json!({"viewer": 1}),
+            json!({}),
+            json!({"seats": [{"a": [1, 2], "b": "x\"y"}, {}], "n": null}),
+            json!({"z": {"deep": [[], {"k": "v"}]}}),
+        ];
+        let texts: Vec<ViewText> = parts.iter().map(ViewText::serialize).collect();
+        let refs: Vec<&ViewText> = texts.iter().collect();
+        let joined = ViewText::join_objects(&refs);
+        let expected = r#"{"viewer":1,"n":null,"seats":[{"a":[1,2],"b":"x\"y"},{}],"z":{"deep":[[],{"k":"v"}]}}"#;
+        assert_eq!(joined.as_str(), expected);
+        assert_eq!(joined, ViewText::new(expected.to_owned()));
+        assert_eq!(ViewText::join_objects(&[]), ViewText::new("{}".to_owned()));
+        assert_eq!(ViewText::join_objects(&[&texts[1]]), ViewText::new("{}".to_owned()));
+        // A part that is not an object goes in as it is, and the whole is scanned.
+        let odd = ViewText::new("[1]".to_owned());
+        assert_eq!(ViewText::join_objects(&[&texts[0], &odd]), ViewText::new(r#"{"viewer":1[1]}"#.to_owned()));
     }
 
     #[test]

@@ -51,6 +51,10 @@ impl game_core::Game for KnightsTemplar {
         view::view_text(self, viewer)
     }
 
+    fn view_texts(&self, viewers: &[Viewer]) -> Vec<game_core::view_diff::ViewText> {
+        view::view_texts(self, viewers)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         score::outcome(self)
     }

@@ -266,22 +266,15 @@ impl Serialize for View {
 /// counts, the running breakdown), and a live table writes every viewer's view after every
 /// action. The server's `view_patches` test checks that both give the same text at every step.
 pub(crate) fn view_text(game: &KnightsTemplar, viewer: Viewer) -> ViewText {
+    view_texts(game, &[viewer]).pop().unwrap_or_else(|| ViewText::new("null".to_owned()))
+}
+
+/// [`view_text`] for each of `viewers`. Only `viewer`, a face-down discard and an Ally choice's
+/// cards differ between viewers: the rest (the board, the seats, the scores, the result) is
+/// written once and joined to each viewer's own members, in [`LeanView`]'s field order.
+pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer]) -> Vec<ViewText> {
     let totals = game.score_totals();
-    let seats = BySeat::from_fn(game.players, |s| LeanSeat {
-        seat: s,
-        tableau: Cow::Borrowed(game.tableau(s)),
-        county_vp: game.county_vp(s),
-        fate_picks: game.fate_picks(s),
-        picked_this_round: game.picked.contains(&s),
-        score_now: totals.get(s).copied().unwrap_or(0),
-    });
-    let discard = game
-        .discard
-        .iter()
-        .map(|d| LeanDiscard { card: seen(d, viewer), face_down: d.face_down_by.is_some() })
-        .collect();
-    ViewText::serialize(&LeanView {
-        viewer,
+    let board = ViewText::serialize(&LeanBoard {
         players: game.players,
         turn: game.turn,
         round: game.round,
@@ -289,14 +282,86 @@ pub(crate) fn view_text(game: &KnightsTemplar, viewer: Viewer) -> ViewText {
         grand_master: game.gm,
         deck_count: game.deck.len(),
         fate: game.fate.iter().map(|c| (*c, true)).collect(),
-        seats: seats.0,
-        discard,
-        pending: LeanPending::from(&pending_view(game, viewer)),
+        seats: BySeat::from_fn(game.players, |s| LeanSeat {
+            seat: s,
+            tableau: Cow::Borrowed(game.tableau(s)),
+            county_vp: game.county_vp(s),
+            fate_picks: game.fate_picks(s),
+            picked_this_round: game.picked.contains(&s),
+            score_now: totals.get(s).copied().unwrap_or(0),
+        })
+        .0,
+    });
+    let rest = ViewText::serialize(&LeanRest {
         power_queue: &game.power_queue,
         setup_draws: &game.setup_draws,
         end: game.end,
         outcome: Cow::Owned(score::outcome(game)),
-    })
+    });
+    let discard_of = |viewer: Viewer| {
+        let discard =
+            game.discard.iter().map(|d| LeanDiscard { card: seen(d, viewer), face_down: d.face_down_by.is_some() });
+        ViewText::serialize(&LeanDiscards { discard: discard.collect() })
+    };
+    let public_discard = game.discard.iter().all(|d| d.face_down_by.is_none()).then(|| discard_of(Viewer::Spectator));
+    let mut pending: Option<(LeanPending, ViewText)> = None;
+    viewers
+        .iter()
+        .map(|&viewer| {
+            let own = LeanPending::from(&pending_view(game, viewer));
+            if pending.as_ref().is_none_or(|(last, _)| *last != own) {
+                let text = ViewText::serialize(&LeanPendingPart { pending: &own });
+                pending = Some((own, text));
+            }
+            let pending_text = pending.as_ref().map(|(_, text)| text);
+            let discard = match &public_discard {
+                Some(text) => Cow::Borrowed(text),
+                None => Cow::Owned(discard_of(viewer)),
+            };
+            let head = ViewText::serialize(&LeanViewer { viewer });
+            let mut parts = vec![&head, &board, discard.as_ref()];
+            parts.extend(pending_text);
+            parts.push(&rest);
+            ViewText::join_objects(&parts)
+        })
+        .collect()
+}
+
+/// [`LeanView`]'s members that differ between viewers, and its runs of shared members, each
+/// in its field order: joined, they are the same text.
+#[derive(Serialize)]
+struct LeanViewer {
+    viewer: Viewer,
+}
+
+#[derive(Serialize)]
+struct LeanBoard<'a> {
+    players: usize,
+    turn: u32,
+    round: u32,
+    stage: Stage,
+    grand_master: Seat,
+    deck_count: usize,
+    fate: BTreeMap<Card, bool>,
+    seats: Vec<LeanSeat<'a>>,
+}
+
+#[derive(Serialize)]
+struct LeanDiscards {
+    discard: Vec<LeanDiscard>,
+}
+
+#[derive(Serialize)]
+struct LeanPendingPart<'a> {
+    pending: &'a LeanPending,
+}
+
+#[derive(Serialize)]
+struct LeanRest<'a> {
+    power_queue: &'a [Seat],
+    setup_draws: &'a [SetupDraw],
+    end: Option<EndReason>,
+    outcome: Cow<'a, Option<Outcome>>,
 }
 
 #[derive(Serialize)]
@@ -335,7 +400,7 @@ struct LeanDiscard {
     face_down: bool,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, PartialEq)]
 struct LeanPending {
     kind: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -336,6 +336,9 @@ pub struct PatchFrames {
     tail: Vec<u8>,
     /// The events' JSON by which of them the viewer sees.
     events: Vec<(Vec<bool>, Vec<u8>)>,
+    /// The last patch written and its JSON: viewers' patches are often the same (the action
+    /// changed only what all of them see), and comparing is cheaper than writing.
+    last_patch: Option<(json_patch::Patch, Vec<u8>)>,
 }
 
 impl PatchFrames {
@@ -380,7 +383,7 @@ impl PatchFrames {
             tail.extend(json(clock));
         }
         tail.push(b'}');
-        PatchFrames { head, middle, tail, events: Vec::new() }
+        PatchFrames { head, middle, tail, events: Vec::new(), last_patch: None }
     }
 
     /// The message for `viewer`.
@@ -403,8 +406,12 @@ impl PatchFrames {
         let events = &self.events[index].1;
         let mut out = Vec::with_capacity(self.head.len() + self.middle.len() + self.tail.len() + events.len() + 512);
         out.extend_from_slice(&self.head);
-        // Writing plain data into a Vec cannot fail.
-        let _ = serde_json::to_writer(&mut out, patch);
+        if self.last_patch.as_ref().is_none_or(|(last, _)| last != patch) {
+            // Writing plain data into a Vec cannot fail.
+            let text = serde_json::to_vec(patch).unwrap_or_default();
+            self.last_patch = Some((patch.clone(), text));
+        }
+        out.extend_from_slice(self.last_patch.as_ref().map_or(&b"[]"[..], |(_, text)| text));
         out.extend_from_slice(br#","events":"#);
         out.extend_from_slice(events);
         out.extend_from_slice(&self.middle);
@@ -453,6 +460,9 @@ mod tests {
             {"op": "add", "path": "/fate/a~1b", "value": true}
         ]))
         .unwrap();
+        // The spectator's patch differs, so a patch written once is reused and then replaced.
+        let other: json_patch::Patch =
+            serde_json::from_value(serde_json::json!([{"op": "remove", "path": "/fate/x"}])).unwrap();
         let outcome = Outcome::from_scores(vec![3, 1], vec![]);
         let clock = Clock { seats: vec![game_core::Seat(1)], remaining_ms: 1500 };
         let legal = [serde_json::json!({"pick": 12}), serde_json::json!({"pass": true})];
@@ -464,13 +474,19 @@ mod tests {
             (None, None, false, Some(&clock)),
         ] {
             let mut frames = PatchFrames::new(&game, 9, game_core::Seat(0), &to_act, seed, outcome, by_clock, clock);
-            for viewer in [Viewer::Seat(game_core::Seat(0)), Viewer::Seat(game_core::Seat(1)), Viewer::Spectator] {
+            for viewer in [
+                Viewer::Seat(game_core::Seat(0)),
+                Viewer::Seat(game_core::Seat(1)),
+                Viewer::Spectator,
+                Viewer::Seat(game_core::Seat(0)),
+            ] {
                 let legal: &[Value] = if viewer == Viewer::Seat(game_core::Seat(1)) { &legal } else { &[] };
+                let patch = if viewer == Viewer::Spectator { &other } else { &patch };
                 let expected = ServerMsg::Patch {
                     game: &game,
                     version: 9,
                     seat: game_core::Seat(0),
-                    patch: &patch,
+                    patch,
                     events: &EventRef::visible(&events, viewer),
                     to_act: &to_act,
                     legal_actions: legal,
@@ -480,7 +496,7 @@ mod tests {
                     clock: clock.cloned(),
                 }
                 .to_text();
-                assert_eq!(frames.frame(&patch, &events, viewer, legal), expected);
+                assert_eq!(frames.frame(patch, &events, viewer, legal), expected);
             }
             assert_eq!(frames.events.len(), 2, "the events are written once per audience");
         }

@@ -366,15 +366,19 @@ impl Actor {
             by_clock,
             clock.as_ref(),
         );
-        for i in 0..self.viewers.len() {
-            let viewer = self.viewers[i].viewer;
-            if !self.viewers[i].keep && self.viewers[i].subscribers.is_empty() {
+        for v in &mut self.viewers {
+            if !v.keep && v.subscribers.is_empty() {
                 // Nobody watches this viewer: skip the work; a later subscriber gets a snapshot.
-                self.viewers[i].view = None;
-                self.viewers[i].history.clear();
-                continue;
+                v.view = None;
+                v.history.clear();
             }
-            let new_view = self.game.view_text(viewer);
+        }
+        let watched: Vec<usize> = (0..self.viewers.len())
+            .filter(|&i| self.viewers[i].keep || !self.viewers[i].subscribers.is_empty())
+            .collect();
+        let views = self.game.view_texts(&watched.iter().map(|&i| self.viewers[i].viewer).collect::<Vec<_>>());
+        for (i, new_view) in watched.into_iter().zip(views) {
+            let viewer = self.viewers[i].viewer;
             let legal = self.legal_actions(viewer, &to_act);
             let v = &mut self.viewers[i];
             if v.keep && v.legal != legal {
