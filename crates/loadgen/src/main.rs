@@ -61,11 +61,26 @@ pub struct Args {
     /// Print the first this many patch frames received (to see what the bytes are spent on).
     #[arg(long, default_value_t = 0)]
     show_frames: u64,
+    /// Runtime threads. One (the default) is the cheapest per action: the generator then costs
+    /// the shared machine as little CPU as it can, and no wake-up crosses threads. More spread
+    /// it over cores when one core cannot keep up.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
 }
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
-    let args = Arc::new(Args::parse());
+fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    let mut runtime = if args.threads <= 1 {
+        tokio::runtime::Builder::new_current_thread()
+    } else {
+        let mut builder = tokio::runtime::Builder::new_multi_thread();
+        builder.worker_threads(args.threads);
+        builder
+    };
+    runtime.enable_all().build()?.block_on(run(Arc::new(args)))
+}
+
+async fn run(args: Arc<Args>) -> anyhow::Result<()> {
     if args.idle > 0 {
         return idle::run(&args).await;
     }
