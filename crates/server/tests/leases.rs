@@ -17,7 +17,7 @@ const TTL_MS: i64 = 3000;
 async fn store_with_a_game() -> Option<(TestDb, Store, GameId)> {
     let db = TestDb::postgres().await?;
     let store = Store::open(&db.url).await.unwrap();
-    let a = store.create_account("A", AccountKind::Guest, None).await.unwrap();
+    let a = store.create_account("A", AccountKind::Guest, None, None).await.unwrap();
     let game = NewGame {
         id: GameId::random(),
         lobby: None,

@@ -61,11 +61,13 @@ fn row(game: &GameId, seq: u64) -> ActionRow {
 #[tokio::test]
 async fn registered_names_are_unique_whatever_their_case_but_guest_names_are_not() {
     each_backend(|store| async move {
-        let ada = store.create_account("Ada", AccountKind::Registered, Some("phc")).await.unwrap();
-        let again = store.create_account("ADA", AccountKind::Registered, Some("phc")).await;
+        let ada = store.create_account("Ada", AccountKind::Registered, Some("phc"), None).await.unwrap();
+        let again = store.create_account("ADA", AccountKind::Registered, Some("phc"), Some("hash-again")).await;
         assert!(matches!(again, Err(StoreError::Conflict(_))), "{again:?}");
-        store.create_account("Ada", AccountKind::Guest, None).await.unwrap();
-        store.create_account("Ada", AccountKind::Guest, None).await.unwrap();
+        let expiry = chapterhouse::accounts::TOKEN_IDLE_EXPIRY;
+        assert!(store.account_by_token("hash-again", expiry).await.unwrap().is_none(), "no token without its account");
+        store.create_account("Ada", AccountKind::Guest, None, None).await.unwrap();
+        store.create_account("Ada", AccountKind::Guest, None, None).await.unwrap();
         let (found, phc) = store.registered_account("ada").await.unwrap().unwrap();
         assert_eq!((found.id, phc.as_str()), (ada.id, "phc"));
         assert!(store.registered_account("nobody").await.unwrap().is_none());
@@ -74,9 +76,20 @@ async fn registered_names_are_unique_whatever_their_case_but_guest_names_are_not
 }
 
 #[tokio::test]
+async fn an_account_made_with_its_token_signs_in_with_it() {
+    each_backend(|store| async move {
+        let guest = store.create_account("Cy", AccountKind::Guest, None, Some("hash-cy")).await.unwrap();
+        let found = store.account_by_token("hash-cy", chapterhouse::accounts::TOKEN_IDLE_EXPIRY).await.unwrap();
+        assert_eq!(found.map(|a| (a.id, a.name)), Some((guest.id.clone(), "Cy".to_string())));
+        assert_eq!(store.live_tokens(&guest.id).await.unwrap(), 1);
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn a_revoked_token_no_longer_signs_in() {
     each_backend(|store| async move {
-        let account = store.create_account("Bea", AccountKind::Guest, None).await.unwrap();
+        let account = store.create_account("Bea", AccountKind::Guest, None, None).await.unwrap();
         store.insert_token("hash-1", &account.id).await.unwrap();
         assert_eq!(
             store.account_by_token("hash-1", chapterhouse::accounts::TOKEN_IDLE_EXPIRY).await.unwrap().map(|a| a.name),
@@ -93,7 +106,7 @@ async fn a_revoked_token_no_longer_signs_in() {
 #[tokio::test]
 async fn lobbies_are_saved_listed_when_public_and_open_and_read_back() {
     each_backend(|store| async move {
-        let host = store.create_account("Host", AccountKind::Guest, None).await.unwrap();
+        let host = store.create_account("Host", AccountKind::Guest, None, None).await.unwrap();
         let mut public = LobbyRecord {
             id: LobbyId::random(),
             game: "g".into(),
@@ -119,8 +132,8 @@ async fn lobbies_are_saved_listed_when_public_and_open_and_read_back() {
 #[tokio::test]
 async fn appended_actions_come_back_in_order_and_a_seq_cannot_be_written_twice() {
     each_backend(|store| async move {
-        let a = store.create_account("A", AccountKind::Guest, None).await.unwrap();
-        let b = store.create_account("B", AccountKind::Bot, None).await.unwrap();
+        let a = store.create_account("A", AccountKind::Guest, None, None).await.unwrap();
+        let b = store.create_account("B", AccountKind::Bot, None, None).await.unwrap();
         let game = new_game(vec![a.id.clone(), b.id.clone()]);
         store.start_game(&game, None).await.unwrap();
         store.append_actions(&[row(&game.id, 1), row(&game.id, 2)]).await.unwrap();
@@ -157,7 +170,7 @@ async fn appended_actions_come_back_in_order_and_a_seq_cannot_be_written_twice()
 #[tokio::test]
 async fn the_writer_commits_appends_of_many_games_arriving_together() {
     each_backend(|store| async move {
-        let a = store.create_account("A", AccountKind::Guest, None).await.unwrap();
+        let a = store.create_account("A", AccountKind::Guest, None, None).await.unwrap();
         let mut games = Vec::new();
         for _ in 0..20 {
             let game = new_game(vec![a.id.clone(), a.id.clone()]);
@@ -196,7 +209,7 @@ async fn the_writer_commits_appends_of_many_games_arriving_together() {
 #[tokio::test]
 async fn a_broken_game_is_not_restored_again() {
     each_backend(|store| async move {
-        let a = store.create_account("A", AccountKind::Guest, None).await.unwrap();
+        let a = store.create_account("A", AccountKind::Guest, None, None).await.unwrap();
         let game = new_game(vec![a.id.clone(), a.id]);
         store.start_game(&game, None).await.unwrap();
         store.mark_broken(&game.id).await.unwrap();

@@ -56,8 +56,9 @@ async fn guest(
 ) -> Result<Json<Session>, ApiError> {
     let name = check_name(&body.name)?;
     state.limits.new_account(ip)?;
-    let account = state.store.create_account(&name, AccountKind::Guest, None).await?;
-    session(&state, account).await
+    let token = new_token();
+    let account = state.store.create_account(&name, AccountKind::Guest, None, Some(&token_hash(&token))).await?;
+    Ok(Json(Session { account, token }))
 }
 
 async fn register(
@@ -68,11 +69,14 @@ async fn register(
     let name = check_name(&body.name)?;
     state.limits.new_account(ip)?;
     let phc = state.passwords.hash(body.password).await?;
-    let account = match state.store.create_account(&name, AccountKind::Registered, Some(&phc)).await {
+    let token = new_token();
+    let created =
+        state.store.create_account(&name, AccountKind::Registered, Some(&phc), Some(&token_hash(&token))).await;
+    let account = match created {
         Err(StoreError::Conflict(_)) => return Err(ApiError::NameTaken(name)),
         other => other?,
     };
-    session(&state, account).await
+    Ok(Json(Session { account, token }))
 }
 
 async fn login(

@@ -219,7 +219,7 @@ impl Lobbies {
         let lobby = self.get(id).await?;
         lobby.can_add_bot(&by.id, seat)?;
         let bot_number = lobby.seats.iter().flatten().filter(|s| s.bot).count() + 1;
-        let bot = self.store.create_account(&format!("Bot {bot_number}"), AccountKind::Bot, None).await?;
+        let bot = self.store.create_account(&format!("Bot {bot_number}"), AccountKind::Bot, None, None).await?;
         self.change(id, |lobby| lobby.add_bot(&by.id, seat, &bot)).await
     }
 
@@ -376,7 +376,7 @@ impl Lobbies {
             let name = setup.seats.get(seat).cloned().unwrap_or_default();
             if *bot {
                 bots += 1;
-                let bot = self.store.create_account(&format!("Bot {bots}"), AccountKind::Bot, None).await?;
+                let bot = self.store.create_account(&format!("Bot {bots}"), AccountKind::Bot, None, None).await?;
                 lobby.seats[seat] = Some(super::SeatHolder { account: bot.id, name: bot.name, bot: true });
             } else {
                 let accepted = (account == &by.id).then_some(true);

@@ -1,6 +1,6 @@
 //! Accounts and bearer tokens.
 
-use super::{int, opt_text, text, Store, StoreError};
+use super::{int, opt_text, text, Backend, Store, StoreError};
 use crate::ids::{now_ms, AccountId};
 use serde::{Deserialize, Serialize};
 use sqlx::any::AnyRow;
@@ -57,7 +57,9 @@ fn account(row: &AnyRow) -> Result<Account, StoreError> {
 
 impl Store {
     /// Creates an account; `password_hash` only for registered ones, whose names must be unique
-    /// (compared lowercased).
+    /// (compared lowercased). With `token_hash`, the account's first sign-in token is stored with
+    /// it, atomically: on PostgreSQL in one statement (one commit, one round trip), as a guest
+    /// who arrives is nearly always about to use it.
     ///
     /// # Errors
     /// [`StoreError::Conflict`] when the registered name exists.
@@ -66,21 +68,49 @@ impl Store {
         name: &str,
         kind: AccountKind,
         password_hash: Option<&str>,
+        token_hash: Option<&str>,
     ) -> Result<Account, StoreError> {
+        const INSERT: &str =
+            "insert into accounts (id, name, name_key, kind, password_hash, created_at) values ($1, $2, $3, $4, $5, $6)";
         let id = AccountId::random();
         let name_key = (kind == AccountKind::Registered).then(|| name.to_lowercase());
-        sqlx::query(
-            "insert into accounts (id, name, name_key, kind, password_hash, created_at) values ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(id.as_str())
-        .bind(name)
-        .bind(name_key)
-        .bind(kind.as_str())
-        .bind(password_hash)
-        .bind(now_ms())
-        .execute(self.pool())
-        .await
-        .map_err(StoreError::from_insert)?;
+        let created_at = now_ms();
+        let account = |sql| {
+            sqlx::query(sql)
+                .bind(id.as_str())
+                .bind(name)
+                .bind(name_key.clone())
+                .bind(kind.as_str())
+                .bind(password_hash)
+                .bind(created_at)
+        };
+        match (token_hash, self.backend()) {
+            (None, _) => {
+                account(INSERT).execute(self.pool()).await.map_err(StoreError::from_insert)?;
+            }
+            (Some(hash), Backend::Postgres) => {
+                account(
+                    "with account as (insert into accounts (id, name, name_key, kind, password_hash, created_at) \
+                     values ($1, $2, $3, $4, $5, $6) returning id, created_at) \
+                     insert into tokens (hash, account_id, created_at) select $7, id, created_at from account",
+                )
+                .bind(hash)
+                .execute(self.pool())
+                .await
+                .map_err(StoreError::from_insert)?;
+            }
+            (Some(hash), Backend::Sqlite) => {
+                let mut tx = self.pool().begin().await?;
+                account(INSERT).execute(&mut *tx).await.map_err(StoreError::from_insert)?;
+                sqlx::query("insert into tokens (hash, account_id, created_at) values ($1, $2, $3)")
+                    .bind(hash)
+                    .bind(id.as_str())
+                    .bind(created_at)
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await?;
+            }
+        }
         Ok(Account { id, name: name.to_string(), kind })
     }
 
