@@ -87,6 +87,41 @@ async fn an_account_made_with_its_token_signs_in_with_it() {
 }
 
 #[tokio::test]
+async fn using_a_token_moves_its_expiry_on_at_most_once_a_minute() {
+    use sqlx::Connection;
+    sqlx::any::install_default_drivers();
+    for db in TestDb::all().await {
+        let store = Store::open(&db.url).await.expect("open and migrate");
+        store.create_account("Di", AccountKind::Guest, None, Some("hash-di")).await.unwrap();
+        let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
+        let last_used = || async {
+            let row =
+                sqlx::query("select coalesce(last_used_at, created_at) as used from tokens where hash = 'hash-di'")
+                    .fetch_one(&mut sqlx::AnyConnection::connect(&db.url).await.unwrap())
+                    .await
+                    .unwrap();
+            sqlx::Row::get::<i64, _>(&row, "used")
+        };
+        let expiry = chapterhouse::accounts::TOKEN_IDLE_EXPIRY;
+        // Just issued: using it records nothing new.
+        let issued = last_used().await;
+        assert!(store.account_by_token("hash-di", expiry).await.unwrap().is_some());
+        assert_eq!(last_used().await, issued, "{}", db.backend);
+        // Last used 20 days ago: still valid, and using it moves its expiry on to now.
+        let long_ago = chapterhouse::ids::now_ms() - 20 * 24 * 3600 * 1000;
+        sqlx::query(&format!("update tokens set created_at = {long_ago}, last_used_at = {long_ago}"))
+            .execute(&mut conn)
+            .await
+            .unwrap();
+        assert!(store.account_by_token("hash-di", expiry).await.unwrap().is_some());
+        assert!(last_used().await >= chapterhouse::ids::now_ms() - 60_000, "{}", db.backend);
+        conn.close().await.unwrap();
+        store.close().await;
+        db.cleanup().await;
+    }
+}
+
+#[tokio::test]
 async fn a_revoked_token_no_longer_signs_in() {
     each_backend(|store| async move {
         let account = store.create_account("Bea", AccountKind::Guest, None, None).await.unwrap();

@@ -156,7 +156,8 @@ impl Store {
         let now = now_ms();
         let cutoff = now.saturating_sub(i64::try_from(idle_expiry.as_millis()).unwrap_or(i64::MAX));
         let row = sqlx::query(
-            "select a.id, a.name, a.kind from tokens t join accounts a on a.id = t.account_id \
+            "select a.id, a.name, a.kind, coalesce(t.last_used_at, t.created_at) as used \
+             from tokens t join accounts a on a.id = t.account_id \
              where t.hash = $1 and t.revoked_at is null and coalesce(t.last_used_at, t.created_at) > $2",
         )
         .bind(token_hash)
@@ -164,6 +165,10 @@ impl Store {
         .fetch_optional(self.pool())
         .await?;
         let Some(row) = row else { return Ok(None) };
+        if int(&row, "used")? >= now - 60_000 {
+            // Recorded within the minute (a token just issued, nearly always): nothing to move.
+            return account(&row).map(Some);
+        }
         sqlx::query("update tokens set last_used_at = $1 where hash = $2 and coalesce(last_used_at, created_at) < $3")
             .bind(now)
             .bind(token_hash)
