@@ -63,9 +63,15 @@ impl ViewText {
     /// `value` as compact JSON text (as `serde_json::to_string` writes it), indexed while it
     /// is written: no second pass over the text. `null` if `value` cannot be serialised.
     pub fn serialize<T: Serialize + ?Sized>(value: &T) -> ViewText {
+        Self::serialize_sized(value, 1024)
+    }
+
+    /// [`ViewText::serialize`] for a text of about `bytes` bytes (a part of a view that is
+    /// written for each viewer, and small, need not start with a whole view's buffers).
+    pub fn serialize_sized<T: Serialize + ?Sized>(value: &T, bytes: usize) -> ViewText {
         let pos = Cell::new(0);
-        let mut buf = Vec::with_capacity(1024);
-        let mut ends = Vec::with_capacity(128);
+        let mut buf = Vec::with_capacity(bytes);
+        let mut ends = Vec::with_capacity(bytes / 8);
         let written = {
             let writer = PosWriter { buf: &mut buf, pos: &pos };
             let formatter = Indexer { pos: &pos, ends: &mut ends, open: Vec::with_capacity(16), string: 0 };

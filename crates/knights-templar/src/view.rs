@@ -301,30 +301,33 @@ pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer]) -> Vec<ViewT
     let discard_of = |viewer: Viewer| {
         let discard =
             game.discard.iter().map(|d| LeanDiscard { card: seen(d, viewer), face_down: d.face_down_by.is_some() });
-        ViewText::serialize(&LeanDiscards { discard: discard.collect() })
+        ViewText::serialize_sized(&LeanDiscards { discard: discard.collect() }, 16 + 16 * game.discard.len())
     };
-    let public_discard = game.discard.iter().all(|d| d.face_down_by.is_none()).then(|| discard_of(Viewer::Spectator));
+    // Whoever laid no card face down sees the discard as a spectator does.
+    let laid_face_down = |viewer: Viewer| game.discard.iter().any(|d| d.face_down_by.is_some_and(|by| viewer.is(by)));
+    let mut outsiders: Option<ViewText> = None;
     let mut pending: Option<(LeanPending, ViewText)> = None;
-    viewers
-        .iter()
-        .map(|&viewer| {
-            let own = LeanPending::from(&pending_view(game, viewer));
-            if pending.as_ref().is_none_or(|(last, _)| *last != own) {
-                let text = ViewText::serialize(&LeanPendingPart { pending: &own });
-                pending = Some((own, text));
-            }
-            let pending_text = pending.as_ref().map(|(_, text)| text);
-            let discard = match &public_discard {
-                Some(text) => Cow::Borrowed(text),
-                None => Cow::Owned(discard_of(viewer)),
-            };
-            let head = ViewText::serialize(&LeanViewer { viewer });
-            let mut parts = vec![&head, &board, discard.as_ref()];
-            parts.extend(pending_text);
-            parts.push(&rest);
-            ViewText::join_objects(&parts)
-        })
-        .collect()
+    let mut texts = Vec::with_capacity(viewers.len());
+    for &viewer in viewers {
+        let own = LeanPending::from(&pending_view(game, viewer));
+        if pending.as_ref().is_none_or(|(last, _)| *last != own) {
+            let text = ViewText::serialize_sized(&LeanPendingPart { pending: &own }, 64);
+            pending = Some((own, text));
+        }
+        let own_discard;
+        let discard = if laid_face_down(viewer) {
+            own_discard = discard_of(viewer);
+            &own_discard
+        } else {
+            &*outsiders.get_or_insert_with(|| discard_of(Viewer::Spectator))
+        };
+        let head = ViewText::serialize_sized(&LeanViewer { viewer }, 32);
+        let mut parts = vec![&head, &board, discard];
+        parts.extend(pending.as_ref().map(|(_, text)| text));
+        parts.push(&rest);
+        texts.push(ViewText::join_objects(&parts));
+    }
+    texts
 }
 
 /// [`LeanView`]'s members that differ between viewers, and its runs of shared members, each
