@@ -91,7 +91,21 @@ impl Store {
     pub async fn open(url: &str) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
         let (url, backend) = normalize_url(url);
-        let options = AnyPoolOptions::new().acquire_timeout(Duration::from_secs(10));
+        // sqlx pings every connection it returns to the pool, and by default again when it hands
+        // one out: a busy server paid two round trips per query. A connection released within
+        // the last second was alive then; only one idle for longer is pinged before use (a
+        // restarted database or a cut link is found there, as before).
+        let options = AnyPoolOptions::new()
+            .acquire_timeout(Duration::from_secs(10))
+            .test_before_acquire(false)
+            .before_acquire(|conn, meta| {
+                Box::pin(async move {
+                    if meta.idle_for < Duration::from_secs(1) {
+                        return Ok(true);
+                    }
+                    Ok(sqlx::Connection::ping(conn).await.is_ok())
+                })
+            });
         let pool = match backend {
             Backend::Postgres => options.max_connections(16).connect(&url).await?,
             Backend::Sqlite => {
