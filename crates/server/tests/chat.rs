@@ -333,6 +333,11 @@ async fn the_host_mutes_and_unmutes_a_member_in_the_lobby_and_its_game() {
         ben.post(&format!("/api/lobbies/{lobby_id}/seat"), json!({"seat": 1})).await;
         let (mut ana_ws, _) = follow(&server, &ana, &lobby_id, None).await;
         let (mut ben_ws, _) = follow(&server, &ben, &lobby_id, None).await;
+        // Said before the mute: a later follower gets it in the history beside the mute.
+        say(&mut ben_ws, ("lobby", &lobby_id), "before the mute", 10).await;
+        for ws in [&mut ana_ws, &mut ben_ws] {
+            assert_eq!(next_chat(ws).await["text"], "before the mute");
+        }
 
         ben_ws.send(json!({"type": "chat_mute", "lobby": lobby_id, "account": ana_id, "muted": true, "req": 1})).await;
         assert_eq!(next_chat(&mut ben_ws).await["code"], "lobby/not_host");
@@ -354,6 +359,8 @@ async fn the_host_mutes_and_unmutes_a_member_in_the_lobby_and_its_game() {
         // A new follower learns who is muted with the history.
         let (_, history) = follow(&server, &ana, &lobby_id, None).await;
         assert_eq!(history["muted"], json!([ben_id]));
+        let said: Vec<&Value> = history["messages"].as_array().unwrap().iter().map(|m| &m["text"]).collect();
+        assert_eq!(said, [&json!("before the mute")]);
 
         // The mute holds in the lobby's game too.
         let game =

@@ -82,6 +82,49 @@ impl Store {
         Ok(messages)
     }
 
+    /// What a new follower of `room` is shown: [`Store::recent_chat`] and, with a lobby,
+    /// [`Store::chat_mutes`] of it, read in one statement (every subscribe reads both, and a
+    /// query's round trip costs more than its work).
+    ///
+    /// # Errors
+    /// When the database fails or a row is unreadable.
+    pub async fn chat_on_follow(
+        &self,
+        room: &Room,
+        lobby: Option<&LobbyId>,
+        limit: i64,
+    ) -> Result<(Vec<ChatMessage>, Vec<AccountId>), StoreError> {
+        let Some(lobby) = lobby else { return Ok((self.recent_chat(room, limit).await?, Vec::new())) };
+        let column = match room {
+            Room::Lobby(_) => "lobby_id",
+            Room::Game(_) => "game_id",
+        };
+        // A mute is a row with `muted` = 1 and only its account and time set.
+        let rows = sqlx::query(&format!(
+            "select * from (select id, lobby_id, game_id, account_id, name, seat, spectator, text, created_at, \
+             0 as muted from chat_messages where {column} = $1 order by id desc limit $2) recent \
+             union all \
+             select null, null, null, account_id, null, null, null, null, created_at, 1 \
+             from chat_mutes where lobby_id = $3"
+        ))
+        .bind(room.key().1)
+        .bind(limit)
+        .bind(lobby.as_str())
+        .fetch_all(self.pool())
+        .await?;
+        let (mut messages, mut mutes) = (Vec::new(), Vec::new());
+        for row in &rows {
+            if int(row, "muted")? == 0 {
+                messages.push(message(row)?);
+            } else {
+                mutes.push((int(row, "created_at")?, text(row, "account_id")?));
+            }
+        }
+        messages.sort_by_key(|m| m.id);
+        mutes.sort();
+        Ok((messages, mutes.into_iter().map(|(_, account)| AccountId(account)).collect()))
+    }
+
     /// Mutes (or unmutes) `account` in lobby `lobby`'s chat and its game's.
     ///
     /// # Errors

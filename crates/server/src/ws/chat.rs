@@ -50,14 +50,12 @@ impl Connection {
         // Subscribed before the history is read, so that nothing said in between is missed; what
         // the history already holds is skipped below.
         let mut live = self.state.chat.subscribe(&room);
-        let history = self.state.store.recent_chat(&room, HISTORY).await.unwrap_or_else(|e| {
-            tracing::error!(error = %e, "chat history unreadable");
-            Vec::new()
-        });
-        let muted = match lobby_of(&access) {
-            Some(lobby) => self.state.store.chat_mutes(&lobby).await.unwrap_or_default(),
-            None => Vec::new(),
-        };
+        let lobby = lobby_of(&access);
+        let (history, muted) =
+            self.state.store.chat_on_follow(&room, lobby.as_ref(), HISTORY).await.unwrap_or_else(|e| {
+                tracing::error!(error = %e, "chat history unreadable");
+                (Vec::new(), Vec::new())
+            });
         // Nothing is sent for a chat with nothing to show: a quiet table's followers get exactly
         // the messages they got before chat existed.
         if !history.is_empty() || !muted.is_empty() {
