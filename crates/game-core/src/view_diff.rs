@@ -346,7 +346,8 @@ struct MemoEntry {
     key: String,
     old: String,
     new: String,
-    ops: Vec<PatchOperation>,
+    /// The member's operations as JSON, comma-separated (empty when there are none).
+    ops: String,
 }
 
 impl DiffMemo {
@@ -356,39 +357,56 @@ impl DiffMemo {
     }
 }
 
-/// [`diff_texts`], sharing work through `memo` with the other viewers of the same action: the
-/// same patch, operation for operation.
+/// [`diff_texts`] as the patch's compact JSON text (what `serde_json::to_string` writes for
+/// it), sharing work through `memo` with the other viewers of the same action: a member diffed
+/// for one viewer is copied as text for the others, with no operation built or written again.
 #[must_use]
-pub fn diff_texts_memo(old: &ViewText, new: &ViewText, memo: &mut DiffMemo) -> Patch {
+pub fn diff_texts_memo(old: &ViewText, new: &ViewText, memo: &mut DiffMemo) -> String {
+    fn whole(old: &ViewText, new: &ViewText) -> String {
+        // Plain data: serialisation cannot fail.
+        serde_json::to_string(&diff_texts(old, new)).unwrap_or_else(|_| "[]".to_owned())
+    }
     let (left, right) = (Doc { view: old }, Doc { view: new });
     let members = (old.text.starts_with('{') && new.text.starts_with('{'))
         .then(|| Some((object_members(left, 0, old.text.len())?, object_members(right, 0, new.text.len())?)))
         .flatten();
-    let Some((lm, rm)) = members else { return diff_texts(old, new) };
+    let Some((lm, rm)) = members else { return whole(old, new) };
     let Some(changed) = changed_in_key_order(left, &lm, right, &rm).filter(|_| old.text != new.text) else {
-        return diff_texts(old, new);
+        return whole(old, new);
     };
-    let mut patch = Patch(Vec::new());
+    let mut out = String::with_capacity(256);
+    out.push('[');
     let mut pointer = PointerBuf::new();
     for i in changed {
         let (key, old_text, new_text) = (lm[i].0.as_ref(), left.text(lm[i].1, lm[i].2), right.text(rm[i].1, rm[i].2));
-        if let Some(entry) = memo.entries.iter().find(|e| e.key == key && e.old == old_text && e.new == new_text) {
-            patch.0.extend(entry.ops.iter().cloned());
-            continue;
+        let found = memo.entries.iter().position(|e| e.key == key && e.old == old_text && e.new == new_text);
+        let entry = match found {
+            Some(at) => at,
+            None => {
+                let mut ops = Patch(Vec::new());
+                pointer.push_back(key);
+                diff_at(left, lm[i].1, lm[i].2, right, rm[i].1, rm[i].2, &mut pointer, &mut ops);
+                pointer.pop_back();
+                let json = serde_json::to_string(&ops).unwrap_or_else(|_| "[]".to_owned());
+                memo.entries.push(MemoEntry {
+                    key: key.to_owned(),
+                    old: old_text.to_owned(),
+                    new: new_text.to_owned(),
+                    ops: json[1..json.len() - 1].to_owned(),
+                });
+                memo.entries.len() - 1
+            }
+        };
+        let ops = &memo.entries[entry].ops;
+        if !ops.is_empty() {
+            if out.len() > 1 {
+                out.push(',');
+            }
+            out.push_str(ops);
         }
-        let mut ops = Patch(Vec::new());
-        pointer.push_back(key);
-        diff_at(left, lm[i].1, lm[i].2, right, rm[i].1, rm[i].2, &mut pointer, &mut ops);
-        pointer.pop_back();
-        patch.0.extend(ops.0.iter().cloned());
-        memo.entries.push(MemoEntry {
-            key: key.to_owned(),
-            old: old_text.to_owned(),
-            new: new_text.to_owned(),
-            ops: ops.0,
-        });
     }
-    patch
+    out.push(']');
+    out
 }
 
 /// One side of the diff: a text and its index.
@@ -660,7 +678,11 @@ pub fn check_view_patches(descriptor: &dyn GameDescriptor, players: usize, optio
                     serde_json::to_string(&reference).ok(),
                     "{id} seed {seed} step {step} {viewer:?}: the patch differs from json_patch::diff"
                 );
-                assert_eq!(shared, fast, "{id} seed {seed} step {step} {viewer:?}: the shared diff differs");
+                assert_eq!(
+                    Some(shared),
+                    serde_json::to_string(&fast).ok(),
+                    "{id} seed {seed} step {step} {viewer:?}: the shared diff differs"
+                );
                 let mut patched = old;
                 json_patch::patch(&mut patched, &fast)
                     .unwrap_or_else(|e| panic!("{id} seed {seed} step {step} {viewer:?}: patch fails: {e}"));
@@ -791,15 +813,21 @@ mod tests {
         let mut memo = DiffMemo::default();
         for (o, n) in old.iter().zip(&new) {
             let shared = diff_texts_memo(&ViewText::new((*o).to_owned()), &ViewText::new((*n).to_owned()), &mut memo);
-            assert_eq!(shared, json_patch::diff(&parse(o), &parse(n)), "{o} -> {n}");
+            assert_eq!(shared, serde_json::to_string(&json_patch::diff(&parse(o), &parse(n))).unwrap(), "{o} -> {n}");
         }
+        // A member whose text changes without its value changing gives no operation.
+        let (o, n) = (r#"{"a":1.0,"b":1}"#, r#"{"a":1.00,"b":2}"#);
+        assert_eq!(
+            diff_texts_memo(&ViewText::new(o.into()), &ViewText::new(n.into()), &mut DiffMemo::default()),
+            r#"[{"op":"replace","path":"/b","value":2}]"#
+        );
         assert_eq!(memo.entries.len(), 3, "the board once, each hand once");
         assert_eq!(memo.entries.iter().filter(|e| e.key == "board").count(), 1);
         // Different key sets fall back to the plain diff.
         let (o, n) = (r#"{"a":1}"#, r#"{"a":1,"b":2}"#);
         assert_eq!(
             diff_texts_memo(&ViewText::new(o.into()), &ViewText::new(n.into()), &mut memo),
-            json_patch::diff(&parse(o), &parse(n))
+            serde_json::to_string(&json_patch::diff(&parse(o), &parse(n))).unwrap()
         );
     }
 

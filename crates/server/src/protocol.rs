@@ -336,9 +336,6 @@ pub struct PatchFrames {
     tail: Vec<u8>,
     /// The events' JSON by which of them the viewer sees.
     events: Vec<(Vec<bool>, Vec<u8>)>,
-    /// The last patch written and its JSON: viewers' patches are often the same (the action
-    /// changed only what all of them see), and comparing is cheaper than writing.
-    last_patch: Option<(json_patch::Patch, Vec<u8>)>,
 }
 
 impl PatchFrames {
@@ -383,13 +380,13 @@ impl PatchFrames {
             tail.extend(json(clock));
         }
         tail.push(b'}');
-        PatchFrames { head, middle, tail, events: Vec::new(), last_patch: None }
+        PatchFrames { head, middle, tail, events: Vec::new() }
     }
 
-    /// The message for `viewer`.
+    /// The message for `viewer`, whose RFC 6902 patch is `patch`, as compact JSON text.
     pub fn frame(
         &mut self,
-        patch: &json_patch::Patch,
+        patch: &str,
         events: &[DynEvent],
         viewer: Viewer,
         legal_actions: &[Value],
@@ -406,12 +403,7 @@ impl PatchFrames {
         let events = &self.events[index].1;
         let mut out = Vec::with_capacity(self.head.len() + self.middle.len() + self.tail.len() + events.len() + 512);
         out.extend_from_slice(&self.head);
-        if self.last_patch.as_ref().is_none_or(|(last, _)| last != patch) {
-            // Writing plain data into a Vec cannot fail.
-            let text = serde_json::to_vec(patch).unwrap_or_default();
-            self.last_patch = Some((patch.clone(), text));
-        }
-        out.extend_from_slice(self.last_patch.as_ref().map_or(&b"[]"[..], |(_, text)| text));
+        out.extend_from_slice(patch.as_bytes());
         out.extend_from_slice(br#","events":"#);
         out.extend_from_slice(events);
         out.extend_from_slice(&self.middle);
@@ -460,7 +452,7 @@ mod tests {
             {"op": "add", "path": "/fate/a~1b", "value": true}
         ]))
         .unwrap();
-        // The spectator's patch differs, so a patch written once is reused and then replaced.
+        // The spectator's patch differs from the seats'.
         let other: json_patch::Patch =
             serde_json::from_value(serde_json::json!([{"op": "remove", "path": "/fate/x"}])).unwrap();
         let outcome = Outcome::from_scores(vec![3, 1], vec![]);
@@ -496,7 +488,7 @@ mod tests {
                     clock: clock.cloned(),
                 }
                 .to_text();
-                assert_eq!(frames.frame(patch, &events, viewer, legal), expected);
+                assert_eq!(frames.frame(&serde_json::to_string(patch).unwrap(), &events, viewer, legal), expected);
             }
             assert_eq!(frames.events.len(), 2, "the events are written once per audience");
         }
