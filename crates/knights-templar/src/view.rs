@@ -306,12 +306,12 @@ pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer]) -> Vec<ViewT
     // Whoever laid no card face down sees the discard as a spectator does.
     let laid_face_down = |viewer: Viewer| game.discard.iter().any(|d| d.face_down_by.is_some_and(|by| viewer.is(by)));
     let mut outsiders: Option<ViewText> = None;
-    let mut pending: Option<(LeanPending, ViewText)> = None;
+    let mut pending: Option<(LeanPendingPart, ViewText)> = None;
     let mut texts = Vec::with_capacity(viewers.len());
     for &viewer in viewers {
-        let own = LeanPending::from(&pending_view(game, viewer));
+        let own = LeanPendingPart { pending: LeanPending::from(&pending_view(game, viewer)) };
         if pending.as_ref().is_none_or(|(last, _)| *last != own) {
-            let text = ViewText::serialize_sized(&LeanPendingPart { pending: &own }, 64);
+            let text = ViewText::serialize_sized(&own, 64);
             pending = Some((own, text));
         }
         let own_discard;
@@ -354,9 +354,9 @@ struct LeanDiscards {
     discard: Vec<LeanDiscard>,
 }
 
-#[derive(Serialize)]
-struct LeanPendingPart<'a> {
-    pending: &'a LeanPending,
+#[derive(Serialize, PartialEq)]
+struct LeanPendingPart {
+    pending: LeanPending,
 }
 
 #[derive(Serialize)]
@@ -367,23 +367,20 @@ struct LeanRest<'a> {
     outcome: Cow<'a, Option<Outcome>>,
 }
 
+/// The lean view: its parts in field order, written as one object (`flatten` writes the same
+/// text as one struct with all the fields would).
 #[derive(Serialize)]
 struct LeanView<'a> {
-    viewer: Viewer,
-    players: usize,
-    turn: u32,
-    round: u32,
-    stage: Stage,
-    grand_master: Seat,
-    deck_count: usize,
-    fate: BTreeMap<Card, bool>,
-    seats: Vec<LeanSeat<'a>>,
-    discard: Vec<LeanDiscard>,
-    pending: LeanPending,
-    power_queue: &'a [Seat],
-    setup_draws: &'a [SetupDraw],
-    end: Option<EndReason>,
-    outcome: Cow<'a, Option<Outcome>>,
+    #[serde(flatten)]
+    viewer: LeanViewer,
+    #[serde(flatten)]
+    board: LeanBoard<'a>,
+    #[serde(flatten)]
+    discard: LeanDiscards,
+    #[serde(flatten)]
+    pending: LeanPendingPart,
+    #[serde(flatten)]
+    rest: LeanRest<'a>,
 }
 
 #[derive(Serialize)]
@@ -439,38 +436,40 @@ impl From<&PendingView> for LeanPending {
 
 impl<'a> From<&'a View> for LeanView<'a> {
     fn from(v: &'a View) -> Self {
-        let fate = v.fate.iter().map(|c| (c.id, true)).collect();
+        let seat = |p: &PlayerView| LeanSeat {
+            seat: p.seat,
+            tableau: Cow::Owned(p.tableau.iter().map(|c| c.id).collect()),
+            county_vp: p.county_vp,
+            fate_picks: p.fate_picks,
+            picked_this_round: p.picked_this_round,
+            score_now: p.score_now,
+        };
         LeanView {
-            viewer: v.viewer,
-            players: v.players,
-            turn: v.turn,
-            round: v.round,
-            stage: v.stage,
-            grand_master: v.grand_master,
-            deck_count: v.deck_count,
-            fate,
-            seats: v
-                .seats
-                .iter()
-                .map(|(_, p)| LeanSeat {
-                    seat: p.seat,
-                    tableau: Cow::Owned(p.tableau.iter().map(|c| c.id).collect()),
-                    county_vp: p.county_vp,
-                    fate_picks: p.fate_picks,
-                    picked_this_round: p.picked_this_round,
-                    score_now: p.score_now,
-                })
-                .collect(),
-            discard: v
-                .discard
-                .iter()
-                .map(|d| LeanDiscard { card: d.card.map(|c| c.id), face_down: d.face_down })
-                .collect(),
-            pending: LeanPending::from(&v.pending),
-            power_queue: &v.power_queue,
-            setup_draws: &v.setup_draws,
-            end: v.end,
-            outcome: Cow::Borrowed(&v.outcome),
+            viewer: LeanViewer { viewer: v.viewer },
+            board: LeanBoard {
+                players: v.players,
+                turn: v.turn,
+                round: v.round,
+                stage: v.stage,
+                grand_master: v.grand_master,
+                deck_count: v.deck_count,
+                fate: v.fate.iter().map(|c| (c.id, true)).collect(),
+                seats: v.seats.iter().map(|(_, p)| seat(p)).collect(),
+            },
+            discard: LeanDiscards {
+                discard: v
+                    .discard
+                    .iter()
+                    .map(|d| LeanDiscard { card: d.card.map(|c| c.id), face_down: d.face_down })
+                    .collect(),
+            },
+            pending: LeanPendingPart { pending: LeanPending::from(&v.pending) },
+            rest: LeanRest {
+                power_queue: &v.power_queue,
+                setup_draws: &v.setup_draws,
+                end: v.end,
+                outcome: Cow::Borrowed(&v.outcome),
+            },
         }
     }
 }
