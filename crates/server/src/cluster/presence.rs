@@ -124,7 +124,7 @@ impl Node {
             for game in &remote.games {
                 if let Some(table) = tables.get(game).filter(|t| !t.is_remote()) {
                     let (table, conn) = (table.clone(), remote.id);
-                    tokio::spawn(async move { table.send(Command::Unsubscribe { conn }).await });
+                    tokio::spawn(async move { table.send(Command::Unsubscribe { conn, done: None }).await });
                 }
             }
         }

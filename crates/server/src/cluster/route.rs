@@ -189,9 +189,12 @@ pub async fn forward(
                         break true;
                     }
                 }
-                Some(Command::Unsubscribe { conn }) => {
+                Some(Command::Unsubscribe { conn, done }) => {
                     subscribers.remove(&conn);
                     node.ask(&owner, &game, "unsub", &ask(conn)).await;
+                    if let Some(done) = done {
+                        let _ = done.send(());
+                    }
                 }
                 Some(Command::Action { conn, seat, version, action, req, out }) => {
                     node.deliver_to(conn, &out);
@@ -223,8 +226,11 @@ pub async fn forward(
                 node.deliver_to(conn, &out);
                 subscribers.insert(conn, (viewer, out));
             }
-            Command::Unsubscribe { conn } => {
+            Command::Unsubscribe { conn, done } => {
                 subscribers.remove(&conn);
+                if let Some(done) = done {
+                    let _ = done.send(());
+                }
             }
             Command::Action { req, out, .. } => {
                 out.send(error_text(&ApiError::Unavailable, req, Some(&game)));
@@ -330,7 +336,7 @@ async fn handle(node: &Arc<Node>, tables: &Arc<Tables>, message: &async_nats::Me
             table.send(Command::Subscribe { conn, viewer, last_version: ask.last_version, out }).await
         }
         "unsub" => match node.remote_conn_done(&ask.node, ask.conn, &game) {
-            Some(conn) => table.send(Command::Unsubscribe { conn }).await,
+            Some(conn) => table.send(Command::Unsubscribe { conn, done: None }).await,
             None => true,
         },
         "act" => {

@@ -176,9 +176,12 @@ impl Actor {
                 }
                 self.subscribe(conn, viewer, last_version, out)
             }
-            Command::Unsubscribe { conn } => {
+            Command::Unsubscribe { conn, done } => {
                 for v in &mut self.viewers {
                     v.subscribers.retain(|(c, _)| *c != conn);
+                }
+                if let Some(done) = done {
+                    let _ = done.send(());
                 }
                 self.schedule_idle();
             }

@@ -92,6 +92,9 @@ pub enum Command {
     Unsubscribe {
         /// The connection.
         conn: ConnId,
+        /// Told once the subscription is gone: nothing of this game is queued to the connection
+        /// after that (so a notice sent then is the last word about the game).
+        done: Option<tokio::sync::oneshot::Sender<()>>,
     },
     /// Play an action. The table answers on `out` itself, once the action is committed and its
     /// patches are queued: an `ack` (right behind the mover's own patch, in the same queue) or

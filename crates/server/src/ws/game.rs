@@ -51,7 +51,13 @@ impl Connection {
     pub(super) async fn unsubscribe(&mut self, game: &GameId) {
         if let Some(table) = self.games.remove(game) {
             crate::metrics::subscriptions(-1.0);
-            table.send(Command::Unsubscribe { conn: self.id }).await;
+            let (done, gone) = tokio::sync::oneshot::channel();
+            if table.send(Command::Unsubscribe { conn: self.id, done: Some(done) }).await {
+                // Whatever the table queued to this socket before is already queued; nothing
+                // comes after. A stopped table drops `done`, which ends the wait too; a table
+                // stuck for seconds (its store) does not hold the socket longer than this.
+                let _ = tokio::time::timeout(std::time::Duration::from_secs(5), gone).await;
+            }
         }
     }
 
@@ -59,7 +65,7 @@ impl Connection {
     pub(super) async fn unsubscribe_all(&mut self) {
         for (_, table) in self.games.drain() {
             crate::metrics::subscriptions(-1.0);
-            table.send(Command::Unsubscribe { conn: self.id }).await;
+            table.send(Command::Unsubscribe { conn: self.id, done: None }).await;
         }
     }
 
