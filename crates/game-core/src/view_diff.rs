@@ -663,7 +663,7 @@ pub fn check_view_patches(descriptor: &dyn GameDescriptor, players: usize, optio
                     "{id} seed {seed} step {step} {viewer:?}: view_texts differs from view_text"
                 );
                 let new_text = game.view_json(*viewer);
-                let shared = diff_texts_memo(&ViewText::new(old_text.clone()), &game.view_text(*viewer), &mut memo);
+                let shared = diff_texts_memo(&ViewText::new(old_text.clone()), &joined, &mut memo);
                 assert_eq!(
                     game.view_text(*viewer),
                     ViewText::new(new_text.clone()),

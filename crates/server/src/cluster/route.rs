@@ -16,7 +16,7 @@ use crate::ids::GameId;
 use crate::outbox::{outbox, Outbox};
 use crate::protocol::error_text;
 use crate::state::AppState;
-use crate::table::{Command, ConnId, TableInfo, Tables};
+use crate::table::{unsubscribed, Command, ConnId, TableInfo, Tables};
 use bytes::Bytes;
 use game_core::{Seat, Viewer};
 use serde::{Deserialize, Serialize};
@@ -192,9 +192,7 @@ pub async fn forward(
                 Some(Command::Unsubscribe { conn, done }) => {
                     subscribers.remove(&conn);
                     node.ask(&owner, &game, "unsub", &ask(conn)).await;
-                    if let Some(done) = done {
-                        let _ = done.send(());
-                    }
+                    unsubscribed(done);
                 }
                 Some(Command::Action { conn, seat, version, action, req, out }) => {
                     node.deliver_to(conn, &out);
@@ -228,9 +226,7 @@ pub async fn forward(
             }
             Command::Unsubscribe { conn, done } => {
                 subscribers.remove(&conn);
-                if let Some(done) = done {
-                    let _ = done.send(());
-                }
+                unsubscribed(done);
             }
             Command::Action { req, out, .. } => {
                 out.send(error_text(&ApiError::Unavailable, req, Some(&game)));

@@ -4,7 +4,7 @@
 //! Views are kept as their JSON text and patched with [`game_core::view_diff`], which skips
 //! unchanged parts of a view by comparing bytes: no `Value` tree is built per viewer per action.
 
-use super::{rebuild, Command, ConnId, Outbox, Rebuilt, TableConfig, TableInfo};
+use super::{rebuild, unsubscribed, Command, ConnId, Outbox, Rebuilt, TableConfig, TableInfo};
 use crate::catalog::Catalog;
 use crate::clock::deadline;
 use crate::error::ApiError;
@@ -180,9 +180,7 @@ impl Actor {
                 for v in &mut self.viewers {
                     v.subscribers.retain(|(c, _)| *c != conn);
                 }
-                if let Some(done) = done {
-                    let _ = done.send(());
-                }
+                unsubscribed(done);
                 self.schedule_idle();
             }
             Command::Action { seat, version, action, req, out, .. } => {
@@ -369,17 +367,18 @@ impl Actor {
             by_clock,
             clock.as_ref(),
         );
-        for v in &mut self.viewers {
-            if !v.keep && v.subscribers.is_empty() {
+        let (mut watched, mut who) = (Vec::new(), Vec::new());
+        for (i, v) in self.viewers.iter_mut().enumerate() {
+            if v.keep || !v.subscribers.is_empty() {
+                watched.push(i);
+                who.push(v.viewer);
+            } else {
                 // Nobody watches this viewer: skip the work; a later subscriber gets a snapshot.
                 v.view = None;
                 v.history.clear();
             }
         }
-        let watched: Vec<usize> = (0..self.viewers.len())
-            .filter(|&i| self.viewers[i].keep || !self.viewers[i].subscribers.is_empty())
-            .collect();
-        let views = self.game.view_texts(&watched.iter().map(|&i| self.viewers[i].viewer).collect::<Vec<_>>());
+        let views = self.game.view_texts(&who);
         for (i, new_view) in watched.into_iter().zip(views) {
             let viewer = self.viewers[i].viewer;
             let legal = self.legal_actions(viewer, &to_act);

@@ -115,6 +115,14 @@ pub enum Command {
     },
 }
 
+/// Tells an [`Command::Unsubscribe`]'s sender, if it waits, that the subscription is gone.
+pub(crate) fn unsubscribed(done: Option<tokio::sync::oneshot::Sender<()>>) {
+    if let Some(done) = done {
+        // The sender may have stopped waiting (its socket closed): nothing to tell then.
+        let _ = done.send(());
+    }
+}
+
 /// A handle to a live table (cheap to clone).
 #[derive(Clone)]
 pub struct TableHandle {
