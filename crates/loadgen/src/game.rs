@@ -72,9 +72,43 @@ pub async fn post(client: &reqwest::Client, url: String, token: Option<&str>, bo
     let status = response.status();
     let value: Value = response.json().await.unwrap_or(Value::Null);
     if !status.is_success() {
-        bail!("POST {url}: {status} {value}");
+        return Err(Refused { url, status, answer: value }.into());
     }
     Ok(value)
+}
+
+/// A request the server refused: its status and JSON answer.
+#[derive(Debug)]
+pub struct Refused {
+    url: String,
+    status: reqwest::StatusCode,
+    answer: Value,
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "POST {}: {} {}", self.url, self.status, self.answer)
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// A socket message the server refused under its rate limits: the refusal's text.
+#[derive(Debug)]
+struct Throttled(String);
+
+impl std::fmt::Display for Throttled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "rate-limited: {}", self.0)
+    }
+}
+
+impl std::error::Error for Throttled {}
+
+/// Whether `error` is one of the server's rate limits, over HTTP or the socket.
+fn rate_limited(error: &anyhow::Error) -> bool {
+    error.is::<Throttled>()
+        || error.downcast_ref::<Refused>().is_some_and(|r| r.status == reqwest::StatusCode::TOO_MANY_REQUESTS)
 }
 
 /// The next text frame, as its bytes.
@@ -91,7 +125,8 @@ pub async fn recv_text(ws: &mut Socket) -> anyhow::Result<String> {
 }
 
 /// The next message and its size; an `error` from the server ends the slot (the load generator
-/// only sends legal actions at the current version, so any refusal is a finding).
+/// only sends legal actions at the current version, so any refusal is a finding), except a rate
+/// limit's, which ends the game (see [`slot`]).
 async fn recv(ws: &mut Socket, stats: &Stats) -> anyhow::Result<(Msg, usize)> {
     let text = recv_text(ws).await?;
     if stats.shown.load(std::sync::atomic::Ordering::Relaxed) < stats.show_frames && text.contains(r#""type":"patch""#)
@@ -101,47 +136,57 @@ async fn recv(ws: &mut Socket, stats: &Stats) -> anyhow::Result<(Msg, usize)> {
     }
     let msg: Msg = serde_json::from_str(&text).with_context(|| format!("unreadable message {text}"))?;
     if msg.kind == "error" {
+        if text.contains(r#""code":"proto/rate_limited""#) {
+            return Err(Throttled(text).into());
+        }
         stats.rejected.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         bail!("refused: {text}");
     }
     Ok((msg, text.len()))
 }
 
-/// Guests, a lobby (public when `public`), every seat taken, the game started: the game id and
-/// the players' tokens.
+/// `players` new guest accounts through the node at `url`: their tokens.
+pub async fn guests(url: &str, client: &reqwest::Client, players: usize) -> anyhow::Result<Vec<String>> {
+    let mut tokens = Vec::new();
+    for i in 0..players {
+        let session = post(client, format!("{url}/api/guest"), None, json!({"name": format!("load{i}")})).await?;
+        tokens.push(session["token"].as_str().context("token")?.to_string());
+    }
+    Ok(tokens)
+}
+
+/// New guests, a lobby (public when `public`), every seat taken, the game started: the game id
+/// and the players' tokens.
 pub async fn start_game(
     args: &Args,
     client: &reqwest::Client,
     players: usize,
     public: bool,
 ) -> anyhow::Result<(String, Vec<String>)> {
-    start_game_on(args, &args.url, client, players, public).await
+    let tokens = guests(&args.url, client, players).await?;
+    let game = start_game_on(args, &args.url, client, &tokens, public).await?;
+    Ok((game, tokens))
 }
 
-/// [`start_game`] through the node at `url` (a cluster: the node that starts a game owns it).
+/// A lobby created by the first of `tokens` through the node at `url` (a cluster: the node that
+/// starts a game owns it), the others joining it each into their seat (one request each, as
+/// boardgame.io's Lobby API joins a seat), the game started: the game id.
 pub async fn start_game_on(
     args: &Args,
     url: &str,
     client: &reqwest::Client,
-    players: usize,
+    tokens: &[String],
     public: bool,
-) -> anyhow::Result<(String, Vec<String>)> {
-    let mut tokens = Vec::new();
-    for i in 0..players {
-        let session = post(client, format!("{url}/api/guest"), None, json!({"name": format!("load{i}")})).await?;
-        tokens.push(session["token"].as_str().context("token")?.to_string());
-    }
+) -> anyhow::Result<String> {
     let body = json!({"game": args.game, "public": public});
     let lobby = post(client, format!("{url}/api/lobbies"), Some(&tokens[0]), body).await?;
     let id = lobby["lobby"]["id"].as_str().context("lobby id")?.to_string();
     let code = lobby["lobby"]["invite_code"].clone();
     for (seat, token) in tokens.iter().enumerate().skip(1) {
-        post(client, format!("{url}/api/lobbies/{id}/join"), Some(token), json!({"code": code})).await?;
-        post(client, format!("{url}/api/lobbies/{id}/seat"), Some(token), json!({"seat": seat})).await?;
+        post(client, format!("{url}/api/lobbies/{id}/join"), Some(token), json!({"code": code, "seat": seat})).await?;
     }
     let started = post(client, format!("{url}/api/lobbies/{id}/start"), Some(&tokens[0]), json!({})).await?;
-    let game = started["game"].as_str().context("game id")?.to_string();
-    Ok((game, tokens))
+    started["game"].as_str().context("game id").map(str::to_string)
 }
 
 /// Opens a socket (with `token`, or anonymous) and waits for its welcome.
@@ -163,14 +208,15 @@ async fn new_game(
     stats: &Stats,
     client: &reqwest::Client,
     ws_urls: &[String],
+    tokens: &[String],
     offset: usize,
 ) -> anyhow::Result<(String, Vec<Player>)> {
     let bases = if args.sockets.is_empty() { std::slice::from_ref(&args.url) } else { &args.sockets[..] };
-    let (game, tokens) = start_game_on(args, &bases[offset % bases.len()], client, args.players, false).await?;
+    let game = start_game_on(args, &bases[offset % bases.len()], client, tokens, false).await?;
     let mut players = Vec::new();
-    for (i, token) in tokens.into_iter().enumerate() {
+    for (i, token) in tokens.iter().enumerate() {
         let ws_url = &ws_urls[(i + offset) % ws_urls.len()];
-        let mut ws = connect(ws_url, Some(&token)).await?;
+        let mut ws = connect(ws_url, Some(token)).await?;
         ws.send(Message::text(json!({"type": "subscribe", "game": game}).to_string())).await?;
         let (snapshot, _) = recv(&mut ws, stats).await?;
         if snapshot.kind != "snapshot" {
@@ -196,6 +242,12 @@ fn think(rng: &mut GameRng, think_ms: u64) -> Duration {
 }
 
 /// Plays games back to back until `deadline`.
+///
+/// The slot's players stay signed in from game to game, as people who play again do, and take
+/// turns to host. The server limits what one account may do (lobbies started, messages per
+/// second) to what a person does; when a short saturation run with few games goes faster than
+/// that, the slot takes in more players (a new game, with the larger circle taking turns), and
+/// the report counts it.
 pub async fn slot(args: Arc<Args>, stats: Arc<Stats>, deadline: Instant, seed: u64) -> anyhow::Result<()> {
     let client = reqwest::Client::new();
     let bases = if args.sockets.is_empty() { std::slice::from_ref(&args.url) } else { &args.sockets[..] };
@@ -203,73 +255,102 @@ pub async fn slot(args: Arc<Args>, stats: Arc<Stats>, deadline: Instant, seed: u
     let mut rng = GameRng::from_u64(seed);
     let mut first = true;
     let mut games = seed as usize;
+    let base = &bases[games % bases.len()];
+    let mut circle = guests(base, &client, args.players).await?;
+    let mut host = 0;
     while Instant::now() < deadline {
         games += 1;
-        let (game, mut players) = new_game(&args, &stats, &client, &ws_urls, games).await?;
-        if first {
-            first = false;
-            stats.ready.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            // Spread the first actions of the realistic shape over one think time.
-            tokio::time::sleep(think(&mut rng, args.think_ms)).await;
-        }
-        let mut sizes = Vec::with_capacity(players.len());
-        while Instant::now() < deadline {
-            let movers: Vec<usize> = (0..players.len()).filter(|i| players[*i].to_move()).collect();
-            let Some(&mover) = rng.choose(&movers) else { break };
-            let action = rng.choose(&players[mover].legal).context("legal action")?.get().to_string();
-            let version = players[mover].version;
-            let msg = format!(r#"{{"type":"action","game":"{game}","version":{version},"action":{action},"req":1}}"#);
-            let sent = Instant::now();
-            players[mover].ws.send(Message::text(msg)).await?;
-            let us = |t: Instant| t.duration_since(sent).as_micros() as u64;
-            // The mover first: its patch and then its ack, timed as they arrive.
-            let (mut own_patch, mut ack) = (None, None);
-            let p = &mut players[mover];
-            while ack.is_none() {
-                let (msg, size) = recv(&mut p.ws, &stats).await?;
-                match msg.kind.as_str() {
-                    "ack" => ack = Some(Instant::now()),
-                    "patch" if msg.version.is_some_and(|v| v > version) => {
-                        own_patch = Some(Instant::now());
-                        sizes.push((size as u64, msg.patch_len as u64));
-                        p.absorb(msg);
-                    }
-                    _ => p.absorb(msg),
+        let tokens: Vec<String> = (0..args.players).map(|i| circle[(host + i) % circle.len()].clone()).collect();
+        host = (host + 1) % circle.len();
+        let played = match new_game(&args, &stats, &client, &ws_urls, &tokens, games).await {
+            Ok((game, players)) => {
+                if first {
+                    first = false;
+                    stats.ready.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    // Spread the first actions of the realistic shape over one think time.
+                    tokio::time::sleep(think(&mut rng, args.think_ms)).await;
                 }
+                play(&args, &stats, &mut rng, deadline, &game, players).await
             }
-            let own_patch = own_patch.context("an ack came before the mover's patch")?;
-            let mut last = own_patch;
-            for (i, p) in players.iter_mut().enumerate() {
-                if i == mover {
-                    continue;
-                }
-                loop {
-                    let (msg, size) = recv(&mut p.ws, &stats).await?;
-                    let done = msg.kind == "patch" && msg.version.is_some_and(|v| v > version);
-                    let patch_len = msg.patch_len as u64;
+            Err(e) => Err(e),
+        };
+        match played {
+            Err(e) if rate_limited(&e) => {
+                stats.rate_limited.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                circle.extend(guests(base, &client, args.players).await?);
+            }
+            played => played?,
+        }
+    }
+    Ok(())
+}
+
+/// Plays `game` until it ends or `deadline`, then closes the players' sockets.
+async fn play(
+    args: &Args,
+    stats: &Stats,
+    rng: &mut GameRng,
+    deadline: Instant,
+    game: &str,
+    mut players: Vec<Player>,
+) -> anyhow::Result<()> {
+    let mut sizes = Vec::with_capacity(players.len());
+    while Instant::now() < deadline {
+        let movers: Vec<usize> = (0..players.len()).filter(|i| players[*i].to_move()).collect();
+        let Some(&mover) = rng.choose(&movers) else { break };
+        let action = rng.choose(&players[mover].legal).context("legal action")?.get().to_string();
+        let version = players[mover].version;
+        let msg = format!(r#"{{"type":"action","game":"{game}","version":{version},"action":{action},"req":1}}"#);
+        let sent = Instant::now();
+        players[mover].ws.send(Message::text(msg)).await?;
+        let us = |t: Instant| t.duration_since(sent).as_micros() as u64;
+        // The mover first: its patch and then its ack, timed as they arrive.
+        let (mut own_patch, mut ack) = (None, None);
+        let p = &mut players[mover];
+        while ack.is_none() {
+            let (msg, size) = recv(&mut p.ws, stats).await?;
+            match msg.kind.as_str() {
+                "ack" => ack = Some(Instant::now()),
+                "patch" if msg.version.is_some_and(|v| v > version) => {
+                    own_patch = Some(Instant::now());
+                    sizes.push((size as u64, msg.patch_len as u64));
                     p.absorb(msg);
-                    if done {
-                        last = last.max(Instant::now());
-                        sizes.push((size as u64, patch_len));
-                        break;
-                    }
+                }
+                _ => p.absorb(msg),
+            }
+        }
+        let own_patch = own_patch.context("an ack came before the mover's patch")?;
+        let mut last = own_patch;
+        for (i, p) in players.iter_mut().enumerate() {
+            if i == mover {
+                continue;
+            }
+            loop {
+                let (msg, size) = recv(&mut p.ws, stats).await?;
+                let done = msg.kind == "patch" && msg.version.is_some_and(|v| v > version);
+                let patch_len = msg.patch_len as u64;
+                p.absorb(msg);
+                if done {
+                    last = last.max(Instant::now());
+                    sizes.push((size as u64, patch_len));
+                    break;
                 }
             }
-            let ack = ack.unwrap_or(own_patch);
-            let timing = ActionTiming { last_patch_us: us(last), own_patch_us: us(own_patch), ack_us: us(ack) };
-            stats.record(timing, &sizes);
-            sizes.clear();
-            let pause = think(&mut rng, args.think_ms);
-            if !pause.is_zero() {
-                tokio::time::sleep(pause).await;
-            }
         }
-        if players.iter().all(|p| p.over) {
-            stats.games_finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let ack = ack.unwrap_or(own_patch);
+        let timing = ActionTiming { last_patch_us: us(last), own_patch_us: us(own_patch), ack_us: us(ack) };
+        stats.record(timing, &sizes);
+        sizes.clear();
+        let pause = think(rng, args.think_ms);
+        if !pause.is_zero() {
+            tokio::time::sleep(pause).await;
         }
-        for mut p in players {
-            let _ = p.ws.close(None).await;
-        }
+    }
+    if players.iter().all(|p| p.over) {
+        stats.games_finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+    for mut p in players {
+        let _ = p.ws.close(None).await;
     }
     Ok(())
 }

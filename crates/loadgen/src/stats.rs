@@ -10,6 +10,8 @@ pub struct Stats {
     pub accepted: AtomicU64,
     /// Actions the server refused.
     pub rejected: AtomicU64,
+    /// Games given up because one of their accounts reached a rate limit for people.
+    pub rate_limited: AtomicU64,
     /// Games played to their end.
     pub games_finished: AtomicU64,
     /// How many patch frames to print.
@@ -75,6 +77,10 @@ impl Stats {
         println!("actions per second:   {:.0}", accepted as f64 / elapsed);
         println!("games finished:       {}", self.games_finished.load(Ordering::Relaxed));
         println!("refused actions:      {}", self.rejected.load(Ordering::Relaxed));
+        let limited = self.rate_limited.load(Ordering::Relaxed);
+        if limited > 0 {
+            println!("rate-limited games:   {limited} (an account went faster than a person may: its slot took in more players)");
+        }
         let ms = |v: &[u64], p| percentile(v, p) as f64 / 1000.0;
         println!("timed actions:        {} (those sent once every game slot was set up)", s.last_patch_us.len());
         println!(

@@ -45,8 +45,14 @@ async fn play_a_private_game(server: &TestServer, seed: u64) {
     assert_eq!((status, code(&body)), (403, "lobby/invite_required"));
     ben.post(&format!("/api/lobbies/{lobby}/join"), json!({"code": invite})).await;
     ben.post(&format!("/api/lobbies/{lobby}/seat"), json!({"seat": 1})).await;
-    cy.post(&format!("/api/lobbies/{lobby}/join"), json!({"code": invite})).await;
-    cy.post(&format!("/api/lobbies/{lobby}/seat"), json!({"seat": 2})).await;
+    // Cy joins and sits in one request; a seat that is taken refuses the join as well.
+    let (status, body) =
+        cy.call("POST", &format!("/api/lobbies/{lobby}/join"), Some(json!({"code": invite, "seat": 1}))).await;
+    assert_eq!((status, code(&body)), (409, "lobby/seat_taken"));
+    let unchanged = http.get(&format!("/api/lobbies/{lobby}?code={invite}")).await;
+    assert_eq!(unchanged["lobby"]["members"].as_array().unwrap().len(), 2);
+    let joined = cy.post(&format!("/api/lobbies/{lobby}/join"), json!({"code": invite, "seat": 2})).await;
+    assert_eq!(joined["lobby"]["seats"][2]["name"], "Cy");
 
     // Ana saw every change live: the last lobby message has all three seated.
     let seated = ana_ws.recv_until(|m| m["type"] == "lobby" && m["lobby"]["seats"][2]["name"] == "Cy").await;

@@ -94,6 +94,9 @@ async fn show(
 struct JoinBody {
     #[serde(default)]
     code: Option<String>,
+    /// A free seat to take on joining: one stored change instead of a join and then a seat.
+    #[serde(default)]
+    seat: Option<usize>,
 }
 
 async fn join(
@@ -108,9 +111,15 @@ async fn join(
     } else {
         serde_json::from_slice(&body).map_err(|e| ApiError::Malformed(e.to_string()))?
     };
-    let code = body.code;
     let members = state.limits.config.members_per_lobby;
-    let lobby = state.lobbies.change(&id, |l| l.join(&account, code.as_deref(), members)).await?;
+    // Both or neither: a seat that cannot be taken leaves the lobby as it was.
+    let lobby = state
+        .lobbies
+        .change(&id, |l| {
+            l.join(&account, body.code.as_deref(), members)?;
+            body.seat.map_or(Ok(()), |seat| l.take_seat(&account, seat))
+        })
+        .await?;
     Ok(view(&lobby, true))
 }
 
