@@ -99,8 +99,8 @@ pub trait DynGame: Send + Sync {
     }
     /// Every viewer's [`DynGame::view_text`], in the order of `viewers` (see
     /// [`crate::Game::view_texts`]).
-    fn view_texts(&self, viewers: &[Viewer]) -> Vec<crate::view_diff::ViewText> {
-        viewers.iter().map(|viewer| self.view_text(*viewer)).collect()
+    fn view_texts(&self, viewers: &[Viewer]) -> Vec<crate::view_diff::ViewParts> {
+        viewers.iter().map(|viewer| crate::view_diff::ViewParts::whole(self.view_text(*viewer))).collect()
     }
     /// The result, once the game is over.
     fn outcome(&self) -> Option<Outcome>;
@@ -179,7 +179,7 @@ impl<G: Game> DynGame for Wrapped<G> {
         self.0.view_text(viewer)
     }
 
-    fn view_texts(&self, viewers: &[Viewer]) -> Vec<crate::view_diff::ViewText> {
+    fn view_texts(&self, viewers: &[Viewer]) -> Vec<crate::view_diff::ViewParts> {
         self.0.view_texts(viewers)
     }
 

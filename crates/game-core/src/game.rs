@@ -72,13 +72,15 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
         crate::view_diff::ViewText::serialize(&self.view(viewer))
     }
 
-    /// Every viewer's [`Game::view_text`], in the order of `viewers`: what a live table asks
-    /// for after each action. Views share most of their text (the board, the scores; what
-    /// differs is a hand or a face-down card), so an engine may write the shared members once
-    /// and join them to each viewer's own ([`crate::view_diff::ViewText::join_objects`]). Each
-    /// text must be exactly `view_text(viewer)` (checked by `check_view_patches`).
-    fn view_texts(&self, viewers: &[Viewer]) -> Vec<crate::view_diff::ViewText> {
-        viewers.iter().map(|viewer| self.view_text(*viewer)).collect()
+    /// Every viewer's [`Game::view_text`], in the order of `viewers`, as parts: what a live
+    /// table asks for after each action. Views share most of their text (the board, the scores;
+    /// what differs is a hand or a face-down card), so an engine may write the shared members
+    /// once and give every viewer the same part for them
+    /// ([`crate::view_diff::ViewParts`]): the table then diffs them once per action. Each
+    /// view's parts joined must be exactly `view_text(viewer)` (checked by
+    /// `check_view_patches`). The default writes each view whole, as one part.
+    fn view_texts(&self, viewers: &[Viewer]) -> Vec<crate::view_diff::ViewParts> {
+        viewers.iter().map(|viewer| crate::view_diff::ViewParts::whole(self.view_text(*viewer))).collect()
     }
 
     /// `None` while the game runs; the result once it has ended.

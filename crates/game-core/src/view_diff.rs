@@ -28,6 +28,7 @@ use serde_json::Value;
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::io;
+use std::sync::Arc;
 
 /// The patch from the view `old` to the view `new`, both compact JSON text.
 ///
@@ -329,6 +330,46 @@ pub fn diff_texts(old: &ViewText, new: &ViewText) -> Patch {
     patch
 }
 
+/// A view as the runs of top-level members it was written in, each a JSON object: joined
+/// ([`ViewText::join_objects`]), they are the view's text. An engine that writes the members
+/// every viewer shares once per action hands each viewer the same [`Arc`] for them, so that a
+/// table diffs each shared run once per action ([`diff_parts_memo`]), not once per viewer, and
+/// never joins a view unless it is asked for whole (a snapshot).
+#[derive(Clone, Debug, Default)]
+pub struct ViewParts {
+    parts: Vec<Arc<ViewText>>,
+}
+
+impl ViewParts {
+    /// The view made of `parts`, in order; each must be a JSON object, and no key may occur
+    /// in two of them.
+    #[must_use]
+    pub fn new(parts: Vec<Arc<ViewText>>) -> Self {
+        ViewParts { parts }
+    }
+
+    /// A view written as one text.
+    #[must_use]
+    pub fn whole(text: ViewText) -> Self {
+        ViewParts { parts: vec![Arc::new(text)] }
+    }
+
+    /// The parts, in order.
+    #[must_use]
+    pub fn parts(&self) -> &[Arc<ViewText>] {
+        &self.parts
+    }
+
+    /// The view's whole text.
+    #[must_use]
+    pub fn join(&self) -> ViewText {
+        match self.parts.as_slice() {
+            [one] => ViewText::clone(one),
+            parts => ViewText::join_objects(&parts.iter().map(|p| &**p).collect::<Vec<_>>()),
+        }
+    }
+}
+
 /// The patches of one action's top-level view members, shared by the viewers of that action.
 ///
 /// Most of a view is the same for every viewer (the board, the scores; what differs is a hand,
@@ -339,6 +380,9 @@ pub fn diff_texts(old: &ViewText, new: &ViewText) -> Patch {
 #[derive(Debug, Default)]
 pub struct DiffMemo {
     entries: Vec<MemoEntry>,
+    /// Pairs of parts (old, new) already diffed: the entries of their changed members, or
+    /// `None` when their keys differ (then the views are diffed whole).
+    pairs: Vec<(Arc<ViewText>, Arc<ViewText>, Option<Vec<usize>>)>,
 }
 
 #[derive(Debug)]
@@ -354,6 +398,7 @@ impl DiffMemo {
     /// Forgets every member diffed so far (call between actions).
     pub fn clear(&mut self) {
         self.entries.clear();
+        self.pairs.clear();
     }
 }
 
@@ -374,39 +419,108 @@ pub fn diff_texts_memo(old: &ViewText, new: &ViewText, memo: &mut DiffMemo) -> S
     let Some(changed) = changed_in_key_order(left, &lm, right, &rm).filter(|_| old.text != new.text) else {
         return whole(old, new);
     };
-    let mut out = String::with_capacity(256);
-    out.push('[');
-    let mut pointer = PointerBuf::new();
-    for i in changed {
-        let (key, old_text, new_text) = (lm[i].0.as_ref(), left.text(lm[i].1, lm[i].2), right.text(rm[i].1, rm[i].2));
-        let found = memo.entries.iter().position(|e| e.key == key && e.old == old_text && e.new == new_text);
-        let entry = match found {
+    let entries: Vec<usize> = changed
+        .into_iter()
+        .map(|i| member_entry(memo, lm[i].0.as_ref(), left, (lm[i].1, lm[i].2), right, (rm[i].1, rm[i].2)))
+        .collect();
+    memo.patch(&entries)
+}
+
+/// [`diff_texts_memo`] between two views given as parts: a pair of parts already diffed for
+/// another viewer of this action (the same two [`Arc`]s) costs a lookup, and the views are not
+/// joined. Views whose parts do not line up (another number of parts, or a part whose keys
+/// changed) are joined and diffed whole, so the patch is always [`diff_texts`]'s.
+#[must_use]
+pub fn diff_parts_memo(old: &ViewParts, new: &ViewParts, memo: &mut DiffMemo) -> String {
+    if old.parts.len() != new.parts.len() {
+        return diff_texts_memo(&old.join(), &new.join(), memo);
+    }
+    let mut entries = Vec::new();
+    for (o, n) in old.parts.iter().zip(&new.parts) {
+        if Arc::ptr_eq(o, n) {
+            continue;
+        }
+        let pair = match memo.pairs.iter().position(|(a, b, _)| Arc::ptr_eq(a, o) && Arc::ptr_eq(b, n)) {
             Some(at) => at,
             None => {
-                let mut ops = Patch(Vec::new());
-                pointer.push_back(key);
-                diff_at(left, lm[i].1, lm[i].2, right, rm[i].1, rm[i].2, &mut pointer, &mut ops);
-                pointer.pop_back();
-                let json = serde_json::to_string(&ops).unwrap_or_else(|_| "[]".to_owned());
-                memo.entries.push(MemoEntry {
-                    key: key.to_owned(),
-                    old: old_text.to_owned(),
-                    new: new_text.to_owned(),
-                    ops: json[1..json.len() - 1].to_owned(),
-                });
-                memo.entries.len() - 1
+                let changed = part_entries(o, n, memo);
+                memo.pairs.push((Arc::clone(o), Arc::clone(n), changed));
+                memo.pairs.len() - 1
             }
         };
-        let ops = &memo.entries[entry].ops;
-        if !ops.is_empty() {
+        match &memo.pairs[pair].2 {
+            Some(changed) => entries.extend_from_slice(changed),
+            None => return diff_texts_memo(&old.join(), &new.join(), memo),
+        }
+    }
+    // json_patch walks the whole object's keys in order; each key is in one part only.
+    entries.sort_by(|a, b| memo.entries[*a].key.cmp(&memo.entries[*b].key));
+    memo.patch(&entries)
+}
+
+/// The memo entries of the members that differ between two parts with the same keys, or
+/// `None` if their keys differ.
+fn part_entries(old: &ViewText, new: &ViewText, memo: &mut DiffMemo) -> Option<Vec<usize>> {
+    if old.text == new.text {
+        return Some(Vec::new());
+    }
+    let (left, right) = (Doc { view: old }, Doc { view: new });
+    if !old.text.starts_with('{') || !new.text.starts_with('{') {
+        return None;
+    }
+    let lm = object_members(left, 0, old.text.len())?;
+    let rm = object_members(right, 0, new.text.len())?;
+    let changed = changed_in_key_order(left, &lm, right, &rm)?;
+    Some(
+        changed
+            .into_iter()
+            .map(|i| member_entry(memo, lm[i].0.as_ref(), left, (lm[i].1, lm[i].2), right, (rm[i].1, rm[i].2)))
+            .collect(),
+    )
+}
+
+/// The memo entry for the top-level member `key` going from `old` (in `left`) to `new` (in
+/// `right`): found if another viewer's diff had the same, else diffed now.
+fn member_entry(
+    memo: &mut DiffMemo,
+    key: &str,
+    left: Doc<'_>,
+    old: (usize, usize),
+    right: Doc<'_>,
+    new: (usize, usize),
+) -> usize {
+    let (old_text, new_text) = (left.text(old.0, old.1), right.text(new.0, new.1));
+    if let Some(at) = memo.entries.iter().position(|e| e.key == key && e.old == old_text && e.new == new_text) {
+        return at;
+    }
+    let mut ops = Patch(Vec::new());
+    let mut pointer = PointerBuf::new();
+    pointer.push_back(key);
+    diff_at(left, old.0, old.1, right, new.0, new.1, &mut pointer, &mut ops);
+    let json = serde_json::to_string(&ops).unwrap_or_else(|_| "[]".to_owned());
+    memo.entries.push(MemoEntry {
+        key: key.to_owned(),
+        old: old_text.to_owned(),
+        new: new_text.to_owned(),
+        ops: json[1..json.len() - 1].to_owned(),
+    });
+    memo.entries.len() - 1
+}
+
+impl DiffMemo {
+    /// The patch made of these entries' operations, in this order.
+    fn patch(&self, entries: &[usize]) -> String {
+        let mut out = String::with_capacity(256);
+        out.push('[');
+        for ops in entries.iter().map(|e| &self.entries[*e].ops).filter(|ops| !ops.is_empty()) {
             if out.len() > 1 {
                 out.push(',');
             }
             out.push_str(ops);
         }
+        out.push(']');
+        out
     }
-    out.push(']');
-    out
 }
 
 /// One side of the diff: a text and its index.
@@ -630,7 +744,10 @@ fn array_items(doc: Doc<'_>, start: usize, end: usize) -> Option<Vec<(usize, usi
 /// Plays `games` random games of `descriptor` (seeds `0..games`) through the JSON interface and,
 /// after setup and every action, checks for every viewer that [`diff_json`] of its previous and
 /// new view text is exactly `json_patch::diff` of the two views as values, and that applying it
-/// to the previous view gives the new one. Returns the number of patches checked.
+/// to the previous view gives the new one; that the parts of `view_texts` join to `view_text`;
+/// and that the shared diffs a table sends ([`diff_parts_memo`] from the parts kept at the
+/// previous step, [`diff_texts_memo`] of whole texts) are that same patch. Returns the number
+/// of patches checked.
 ///
 /// # Panics
 /// On the first mismatch, naming the game, seed, step and viewer.
@@ -645,6 +762,8 @@ pub fn check_view_patches(descriptor: &dyn GameDescriptor, players: usize, optio
         let mut rng = GameRng::from_u64(seed ^ 0x7a7c_4e55);
         let viewers = Viewer::all(players);
         let mut texts: Vec<String> = viewers.iter().map(|v| game.view_json(*v)).collect();
+        // As a live table keeps them: each viewer's view as the parts it was written in.
+        let mut kept = game.view_texts(&viewers);
         let mut step = 0;
         while game.outcome().is_none() {
             step += 1;
@@ -654,16 +773,23 @@ pub fn check_view_patches(descriptor: &dyn GameDescriptor, players: usize, optio
             let legal = game.legal_actions(seat);
             let action = rng.choose(&legal).unwrap_or_else(|| panic!("{id} seed {seed}: no legal action")).clone();
             game.apply(seat, &action, &names).unwrap_or_else(|e| panic!("{id} seed {seed}: rejected {action}: {e}"));
-            let mut memo = DiffMemo::default();
+            let (mut memo, mut whole_memo) = (DiffMemo::default(), DiffMemo::default());
             let all = game.view_texts(&viewers);
-            for ((viewer, old_text), joined) in viewers.iter().zip(texts.iter_mut()).zip(all) {
+            for (((viewer, old_text), old_parts), parts) in viewers.iter().zip(texts.iter_mut()).zip(&mut kept).zip(all)
+            {
+                let joined = parts.join();
                 assert_eq!(
                     joined,
                     game.view_text(*viewer),
                     "{id} seed {seed} step {step} {viewer:?}: view_texts differs from view_text"
                 );
                 let new_text = game.view_json(*viewer);
-                let shared = diff_texts_memo(&ViewText::new(old_text.clone()), &joined, &mut memo);
+                let shared = diff_parts_memo(old_parts, &parts, &mut memo);
+                let whole = diff_texts_memo(&ViewText::new(old_text.clone()), &joined, &mut whole_memo);
+                // A view kept whole (a snapshot's) against parts: joined and diffed whole.
+                let mixed =
+                    diff_parts_memo(&ViewParts::whole(ViewText::new(old_text.clone())), &parts, &mut whole_memo);
+                *old_parts = parts;
                 assert_eq!(
                     game.view_text(*viewer),
                     ViewText::new(new_text.clone()),
@@ -678,11 +804,13 @@ pub fn check_view_patches(descriptor: &dyn GameDescriptor, players: usize, optio
                     serde_json::to_string(&reference).ok(),
                     "{id} seed {seed} step {step} {viewer:?}: the patch differs from json_patch::diff"
                 );
-                assert_eq!(
-                    Some(shared),
-                    serde_json::to_string(&fast).ok(),
-                    "{id} seed {seed} step {step} {viewer:?}: the shared diff differs"
-                );
+                for (how, patch) in [("parts", shared), ("whole", whole), ("whole against parts", mixed)] {
+                    assert_eq!(
+                        Some(patch),
+                        serde_json::to_string(&fast).ok(),
+                        "{id} seed {seed} step {step} {viewer:?}: the shared diff ({how}) differs"
+                    );
+                }
                 let mut patched = old;
                 json_patch::patch(&mut patched, &fast)
                     .unwrap_or_else(|e| panic!("{id} seed {seed} step {step} {viewer:?}: patch fails: {e}"));

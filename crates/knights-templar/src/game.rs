@@ -51,7 +51,7 @@ impl game_core::Game for KnightsTemplar {
         view::view_text(self, viewer)
     }
 
-    fn view_texts(&self, viewers: &[Viewer]) -> Vec<game_core::view_diff::ViewText> {
+    fn view_texts(&self, viewers: &[Viewer]) -> Vec<game_core::view_diff::ViewParts> {
         view::view_texts(self, viewers)
     }
 

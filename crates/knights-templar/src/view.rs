@@ -5,11 +5,12 @@
 use crate::card::{Card, CardType};
 use crate::state::{Discard, EndReason, KnightsTemplar, Pending, SetupDraw, Stage};
 use crate::{rules, score};
-use game_core::view_diff::ViewText;
+use game_core::view_diff::{ViewParts, ViewText};
 use game_core::{BySeat, GameRng, Outcome, ScoreLine, Seat, Viewer};
 use serde::{Serialize, Serializer};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// A card as shown to a player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -266,15 +267,16 @@ impl Serialize for View {
 /// counts, the running breakdown), and a live table writes every viewer's view after every
 /// action. The server's `view_patches` test checks that both give the same text at every step.
 pub(crate) fn view_text(game: &KnightsTemplar, viewer: Viewer) -> ViewText {
-    view_texts(game, &[viewer]).pop().unwrap_or_else(|| ViewText::new("null".to_owned()))
+    view_texts(game, &[viewer]).pop().map_or_else(|| ViewText::new("null".to_owned()), |parts| parts.join())
 }
 
-/// [`view_text`] for each of `viewers`. Only `viewer`, a face-down discard and an Ally choice's
-/// cards differ between viewers: the rest (the board, the seats, the scores, the result) is
-/// written once and joined to each viewer's own members, in [`LeanView`]'s field order.
-pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer]) -> Vec<ViewText> {
+/// [`view_text`] for each of `viewers`, as parts in [`LeanView`]'s field order. Only `viewer`,
+/// a face-down discard and an Ally choice's cards differ between viewers: the rest (the board,
+/// the seats, the scores, the result) is written once, and every viewer gets the same parts
+/// for it (and for a discard or a decision it sees as others do).
+pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer]) -> Vec<ViewParts> {
     let totals = game.score_totals();
-    let board = ViewText::serialize(&LeanBoard {
+    let board = Arc::new(ViewText::serialize(&LeanBoard {
         players: game.players,
         turn: game.turn,
         round: game.round,
@@ -291,41 +293,39 @@ pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer]) -> Vec<ViewT
             score_now: totals.get(s).copied().unwrap_or(0),
         })
         .0,
-    });
-    let rest = ViewText::serialize(&LeanRest {
+    }));
+    let rest = Arc::new(ViewText::serialize(&LeanRest {
         power_queue: &game.power_queue,
         setup_draws: &game.setup_draws,
         end: game.end,
         outcome: Cow::Owned(score::outcome(game)),
-    });
+    }));
     let discard_of = |viewer: Viewer| {
         let discard =
             game.discard.iter().map(|d| LeanDiscard { card: seen(d, viewer), face_down: d.face_down_by.is_some() });
-        ViewText::serialize_sized(&LeanDiscards { discard: discard.collect() }, 16 + 16 * game.discard.len())
+        Arc::new(ViewText::serialize_sized(&LeanDiscards { discard: discard.collect() }, 16 + 16 * game.discard.len()))
     };
     // Whoever laid no card face down sees the discard as a spectator does.
     let laid_face_down = |viewer: Viewer| game.discard.iter().any(|d| d.face_down_by.is_some_and(|by| viewer.is(by)));
-    let mut outsiders: Option<ViewText> = None;
-    let mut pending: Option<(LeanPendingPart, ViewText)> = None;
+    let mut outsiders: Option<Arc<ViewText>> = None;
+    let mut pending: Option<(LeanPendingPart, Arc<ViewText>)> = None;
     let mut texts = Vec::with_capacity(viewers.len());
     for &viewer in viewers {
         let own = LeanPendingPart { pending: LeanPending::from(&pending_view(game, viewer)) };
         if pending.as_ref().is_none_or(|(last, _)| *last != own) {
-            let text = ViewText::serialize_sized(&own, 64);
+            let text = Arc::new(ViewText::serialize_sized(&own, 64));
             pending = Some((own, text));
         }
-        let own_discard;
         let discard = if laid_face_down(viewer) {
-            own_discard = discard_of(viewer);
-            &own_discard
+            discard_of(viewer)
         } else {
-            &*outsiders.get_or_insert_with(|| discard_of(Viewer::Spectator))
+            Arc::clone(outsiders.get_or_insert_with(|| discard_of(Viewer::Spectator)))
         };
-        let head = ViewText::serialize_sized(&LeanViewer { viewer }, 32);
-        let mut parts = vec![&head, &board, discard];
-        parts.extend(pending.as_ref().map(|(_, text)| text));
-        parts.push(&rest);
-        texts.push(ViewText::join_objects(&parts));
+        let head = Arc::new(ViewText::serialize_sized(&LeanViewer { viewer }, 32));
+        let mut parts = vec![head, Arc::clone(&board), discard];
+        parts.extend(pending.as_ref().map(|(_, text)| Arc::clone(text)));
+        parts.push(Arc::clone(&rest));
+        texts.push(ViewParts::new(parts));
     }
     texts
 }

@@ -11,7 +11,7 @@ use crate::error::ApiError;
 use crate::protocol::{error_text, Clock, PatchFrames, ServerMsg};
 use crate::store::writer::{AppendError, Writer};
 use crate::store::{ActionRow, Store};
-use game_core::view_diff::{diff_texts_memo, DiffMemo, ViewText};
+use game_core::view_diff::{diff_parts_memo, DiffMemo, ViewParts};
 use game_core::{DynEvent, DynGame, GameRng, RandomBot, Seat, SeatNames, Seed, Viewer};
 use serde_json::Value;
 use std::collections::VecDeque;
@@ -26,9 +26,9 @@ const HISTORY: usize = 256;
 /// One viewer (a seat, or the spectators): its current view, recent messages, subscribers.
 struct ViewerSync {
     viewer: Viewer,
-    /// Its view at the table's version, as indexed compact JSON text; `None` when it was not
-    /// kept up to date (nobody watched).
-    view: Option<ViewText>,
+    /// Its view at the table's version, as the parts of its indexed compact JSON text; `None`
+    /// when it was not kept up to date (nobody watched).
+    view: Option<ViewParts>,
     /// The patch messages of recent versions, oldest first.
     history: VecDeque<(u64, Arc<str>)>,
     subscribers: Vec<(ConnId, Outbox)>,
@@ -87,16 +87,20 @@ impl Actor {
         config: TableConfig,
     ) -> Actor {
         let game = rebuilt.game;
-        let viewers = Viewer::all(game.players())
+        let all = Viewer::all(game.players());
+        let keep = |viewer: &Viewer| match viewer {
+            Viewer::Seat(s) => !info.bots.get(s.index()).copied().unwrap_or(false),
+            Viewer::Spectator => false,
+        };
+        let kept: Vec<Viewer> = all.iter().copied().filter(keep).collect();
+        let mut views = game.view_texts(&kept).into_iter();
+        let viewers = all
             .into_iter()
             .map(|viewer| {
-                let keep = match viewer {
-                    Viewer::Seat(s) => !info.bots.get(s.index()).copied().unwrap_or(false),
-                    Viewer::Spectator => false,
-                };
+                let keep = keep(&viewer);
                 ViewerSync {
                     viewer,
-                    view: keep.then(|| game.view_text(viewer)),
+                    view: if keep { views.next() } else { None },
                     history: VecDeque::new(),
                     subscribers: vec![],
                     keep,
@@ -391,7 +395,7 @@ impl Actor {
                 v.view = Some(new_view);
                 continue;
             };
-            let patch = diff_texts_memo(old_view, &new_view, &mut self.memo);
+            let patch = diff_parts_memo(old_view, &new_view, &mut self.memo);
             let text = frames.frame(&patch, events, viewer, &legal);
             v.view = Some(new_view);
             v.history.push_back((self.version, text.clone()));
@@ -430,13 +434,13 @@ impl Actor {
             }
             let _ = out.send(ServerMsg::Resumed { game: &self.info.id, version, clock: self.clock() }.to_text());
         } else {
-            let text = match &v.view {
-                Some(view) => view.as_str().to_owned(),
-                None => self.game.view_json(viewer),
+            let parts = match &v.view {
+                Some(view) => view.clone(),
+                None => self.game.view_texts(&[viewer]).pop().unwrap_or_default(),
             };
             // A snapshot is rare (subscribe, resync): the view goes out as a `Value`, so its keys
             // are ordered exactly as in every patch.
-            let view: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+            let view: Value = serde_json::from_str(parts.join().as_str()).unwrap_or(Value::Null);
             let to_act = self.game.to_act();
             let outcome = self.game.outcome();
             let snapshot = ServerMsg::Snapshot {
@@ -462,7 +466,7 @@ impl Actor {
             if v.view.is_none() {
                 // History from before was kept against no view: start afresh from this one.
                 v.history.clear();
-                v.view = Some(ViewText::new(text));
+                v.view = Some(parts);
             }
         }
         self.viewers[index].subscribers.push((conn, out));
