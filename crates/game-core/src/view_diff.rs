@@ -382,8 +382,11 @@ pub struct DiffMemo {
     entries: Vec<MemoEntry>,
     /// Pairs of parts (old, new) already diffed: the entries of their changed members, or
     /// `None` when their keys differ (then the views are diffed whole).
-    pairs: Vec<(Arc<ViewText>, Arc<ViewText>, Option<Vec<usize>>)>,
+    pairs: Vec<PartPair>,
 }
+
+/// Two parts (old, new) and the entries of their changed members (`None`: keys differ).
+type PartPair = (Arc<ViewText>, Arc<ViewText>, Option<Vec<usize>>);
 
 #[derive(Debug)]
 struct MemoEntry {
