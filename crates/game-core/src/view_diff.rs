@@ -354,12 +354,6 @@ impl ViewParts {
         ViewParts { parts: vec![Arc::new(text)] }
     }
 
-    /// The parts, in order.
-    #[must_use]
-    pub fn parts(&self) -> &[Arc<ViewText>] {
-        &self.parts
-    }
-
     /// The view's whole text.
     #[must_use]
     pub fn join(&self) -> ViewText {
@@ -414,19 +408,10 @@ pub fn diff_texts_memo(old: &ViewText, new: &ViewText, memo: &mut DiffMemo) -> S
         // Plain data: serialisation cannot fail.
         serde_json::to_string(&diff_texts(old, new)).unwrap_or_else(|_| "[]".to_owned())
     }
-    let (left, right) = (Doc { view: old }, Doc { view: new });
-    let members = (old.text.starts_with('{') && new.text.starts_with('{'))
-        .then(|| Some((object_members(left, 0, old.text.len())?, object_members(right, 0, new.text.len())?)))
-        .flatten();
-    let Some((lm, rm)) = members else { return whole(old, new) };
-    let Some(changed) = changed_in_key_order(left, &lm, right, &rm).filter(|_| old.text != new.text) else {
-        return whole(old, new);
-    };
-    let entries: Vec<usize> = changed
-        .into_iter()
-        .map(|i| member_entry(memo, lm[i].0.as_ref(), left, (lm[i].1, lm[i].2), right, (rm[i].1, rm[i].2)))
-        .collect();
-    memo.patch(&entries)
+    match part_entries(old, new, memo) {
+        Some(entries) => memo.patch(&entries),
+        None => whole(old, new),
+    }
 }
 
 /// [`diff_texts_memo`] between two views given as parts: a pair of parts already diffed for
@@ -461,8 +446,9 @@ pub fn diff_parts_memo(old: &ViewParts, new: &ViewParts, memo: &mut DiffMemo) ->
     memo.patch(&entries)
 }
 
-/// The memo entries of the members that differ between two parts with the same keys, or
-/// `None` if their keys differ.
+/// The memo entries, in key order, of the top-level members that differ between two objects
+/// with the same keys (none if the texts are equal), or `None` if their keys differ or either
+/// is not an object.
 fn part_entries(old: &ViewText, new: &ViewText, memo: &mut DiffMemo) -> Option<Vec<usize>> {
     if old.text == new.text {
         return Some(Vec::new());
