@@ -20,8 +20,7 @@
 use crate::dynamic::GameDescriptor;
 use crate::rng::{GameRng, Seed};
 use crate::seat::{SeatNames, Viewer};
-use json_patch::jsonptr::PointerBuf;
-use json_patch::{AddOperation, Patch, PatchOperation, RemoveOperation, ReplaceOperation};
+use json_patch::Patch;
 use serde::Serialize;
 use serde_json::ser::Formatter;
 use serde_json::Value;
@@ -323,11 +322,18 @@ fn index(bytes: &[u8]) -> Option<Vec<(u32, u32, u32)>> {
 /// The patch from `old` to `new`, using both texts' indexes.
 #[must_use]
 pub fn diff_texts(old: &ViewText, new: &ViewText) -> Patch {
-    let mut patch = Patch(Vec::new());
-    let mut pointer = PointerBuf::new();
+    // The text is what `serde_json` writes for the patch, so it reads back as that patch.
+    serde_json::from_str(&diff_text(old, new)).unwrap_or(Patch(Vec::new()))
+}
+
+/// The patch from `old` to `new` as its compact JSON text: exactly `serde_json::to_string` of
+/// [`diff_texts`], written straight from the two texts (no operation or value is built).
+#[must_use]
+pub fn diff_text(old: &ViewText, new: &ViewText) -> String {
+    let mut ops = Ops::default();
     let (left, right) = (Doc { view: old }, Doc { view: new });
-    diff_at(left, 0, old.text.len(), right, 0, new.text.len(), &mut pointer, &mut patch);
-    patch
+    diff_at(left, 0, old.text.len(), right, 0, new.text.len(), &mut ops);
+    format!("[{}]", ops.out)
 }
 
 /// A view as the runs of top-level members it was written in, each a JSON object: joined
@@ -404,13 +410,9 @@ impl DiffMemo {
 /// for one viewer is copied as text for the others, with no operation built or written again.
 #[must_use]
 pub fn diff_texts_memo(old: &ViewText, new: &ViewText, memo: &mut DiffMemo) -> String {
-    fn whole(old: &ViewText, new: &ViewText) -> String {
-        // Plain data: serialisation cannot fail.
-        serde_json::to_string(&diff_texts(old, new)).unwrap_or_else(|_| "[]".to_owned())
-    }
     match part_entries(old, new, memo) {
         Some(entries) => memo.patch(&entries),
-        None => whole(old, new),
+        None => diff_text(old, new),
     }
 }
 
@@ -482,16 +484,14 @@ fn member_entry(
     if let Some(at) = memo.entries.iter().position(|e| e.key == key && e.old == old_text && e.new == new_text) {
         return at;
     }
-    let mut ops = Patch(Vec::new());
-    let mut pointer = PointerBuf::new();
-    pointer.push_back(key);
-    diff_at(left, old.0, old.1, right, new.0, new.1, &mut pointer, &mut ops);
-    let json = serde_json::to_string(&ops).unwrap_or_else(|_| "[]".to_owned());
+    let mut ops = Ops::default();
+    ops.push_key(key);
+    diff_at(left, old.0, old.1, right, new.0, new.1, &mut ops);
     memo.entries.push(MemoEntry {
         key: key.to_owned(),
         old: old_text.to_owned(),
         new: new_text.to_owned(),
-        ops: json[1..json.len() - 1].to_owned(),
+        ops: ops.out,
     });
     memo.entries.len() - 1
 }
@@ -524,17 +524,153 @@ impl<'a> Doc<'a> {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn diff_at(
-    left: Doc<'_>,
-    l0: usize,
-    l1: usize,
-    right: Doc<'_>,
-    r0: usize,
-    r1: usize,
-    pointer: &mut PointerBuf,
-    patch: &mut Patch,
-) {
+/// Operations written as the compact JSON text `serde_json` gives a [`Patch`]'s items
+/// (comma-separated, no brackets), at the JSON pointer `path` (kept escaped for a JSON string).
+#[derive(Default)]
+struct Ops {
+    out: String,
+    path: String,
+}
+
+impl Ops {
+    /// Appends the reference token `key` (an object member's unescaped key) to the path.
+    fn push_key(&mut self, key: &str) {
+        self.path.push('/');
+        let plain = !key.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20);
+        let escaped: Cow<'_, str> = if plain {
+            Cow::Borrowed(key)
+        } else {
+            // As serde_json writes the string, less its quotes.
+            let quoted = serde_json::to_string(key).unwrap_or_default();
+            Cow::Owned(quoted.get(1..quoted.len().saturating_sub(1)).unwrap_or("").to_owned())
+        };
+        // RFC 6901: `~` then `/`. JSON string escapes contain neither, so the order of the two
+        // escapings does not matter.
+        for c in escaped.chars() {
+            match c {
+                '~' => self.path.push_str("~0"),
+                '/' => self.path.push_str("~1"),
+                c => self.path.push(c),
+            }
+        }
+    }
+
+    fn push_index(&mut self, index: usize) {
+        use std::fmt::Write;
+        let _ = write!(self.path, "/{index}");
+    }
+
+    fn begin(&mut self, op: &str) {
+        if !self.out.is_empty() {
+            self.out.push(',');
+        }
+        self.out.push_str(r#"{"op":""#);
+        self.out.push_str(op);
+        self.out.push_str(r#"","path":""#);
+        self.out.push_str(&self.path);
+        self.out.push('"');
+    }
+
+    fn remove(&mut self) {
+        self.begin("remove");
+        self.out.push('}');
+    }
+
+    /// An `add` or `replace` of the value at `start..end` of `doc`.
+    fn with_value(&mut self, op: &str, doc: Doc<'_>, start: usize, end: usize) {
+        self.begin(op);
+        self.out.push_str(r#","value":"#);
+        write_value(doc, start, end, &mut self.out);
+        self.out.push('}');
+    }
+}
+
+/// Writes the value at `start..end` of `doc` as `serde_json` writes it as a [`Value`]: objects
+/// with their members in key order (a struct's text has them in declaration order), everything
+/// else as it is. What is not plain (a float, text that is not JSON) is parsed and written.
+fn write_value(doc: Doc<'_>, start: usize, end: usize, out: &mut String) {
+    let text = doc.text(start, end);
+    match text.as_bytes().first() {
+        Some(b'{') => {
+            if let Some(mut members) = object_members(doc, start, end) {
+                members.sort_by(|a, b| a.0.cmp(&b.0));
+                // A repeated key (which no serialised view has) keeps its last value in a `Value`.
+                if members.windows(2).all(|w| w[0].0 != w[1].0) {
+                    out.push('{');
+                    for (i, (key, v0, v1)) in members.iter().enumerate() {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        push_string(key, out);
+                        out.push(':');
+                        write_value(doc, *v0, *v1, out);
+                    }
+                    out.push('}');
+                    return;
+                }
+            }
+        }
+        Some(b'[') => {
+            if let Some(items) = array_items(doc, start, end) {
+                out.push('[');
+                for (i, (v0, v1)) in items.into_iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write_value(doc, v0, v1, out);
+                }
+                out.push(']');
+                return;
+            }
+        }
+        _ if plain_scalar(doc, start, end) => {
+            out.push_str(text);
+            return;
+        }
+        _ => {}
+    }
+    out.push_str(&serde_json::to_string(&parse(text)).unwrap_or_else(|_| "null".to_owned()));
+}
+
+/// `value` as a JSON string, as serde_json writes it.
+fn push_string(value: &str, out: &mut String) {
+    if value.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+        out.push_str(&serde_json::to_string(value).unwrap_or_default());
+    } else {
+        out.push('"');
+        out.push_str(value);
+        out.push('"');
+    }
+}
+
+/// Whether the text at `start..end` is a scalar that a `Value` writes back byte for byte, and
+/// whose every other text is another value: a string as serde_json writes strings (found in
+/// the index, with no escape other than serde_json's own), an integer, `true`, `false`, `null`.
+fn plain_scalar(doc: Doc<'_>, start: usize, end: usize) -> bool {
+    let text = doc.text(start, end);
+    match text.as_bytes() {
+        [b'"', ..] => {
+            doc.view.entry(start).is_some_and(|i| doc.view.ends[i].1 as usize == end)
+                && !text.contains("\\u")
+                && !text.contains("\\/")
+                && !text.contains("\\b")
+                && !text.contains("\\f")
+        }
+        b"true" | b"false" | b"null" => true,
+        // No `-0` (a float), no leading zero, and short enough for an i64.
+        [b'-', digits @ ..] => digits.first().is_some_and(|d| *d != b'0') && integer(digits),
+        digits => integer(digits),
+    }
+}
+
+fn integer(digits: &[u8]) -> bool {
+    !digits.is_empty()
+        && digits.len() < 19
+        && digits.iter().all(u8::is_ascii_digit)
+        && (digits.len() == 1 || digits[0] != b'0')
+}
+
+fn diff_at(left: Doc<'_>, l0: usize, l1: usize, right: Doc<'_>, r0: usize, r1: usize, ops: &mut Ops) {
     let (old, new) = (left.text(l0, l1), right.text(r0, r1));
     if old == new {
         return;
@@ -542,21 +678,21 @@ fn diff_at(
     match (old.as_bytes().first(), new.as_bytes().first()) {
         (Some(b'{'), Some(b'{')) => {
             if let (Some(lm), Some(rm)) = (object_members(left, l0, l1), object_members(right, r0, r1)) {
-                return diff_object(left, lm, right, rm, pointer, patch);
+                return diff_object(left, lm, right, rm, ops);
             }
         }
         (Some(b'['), Some(b'[')) => {
             if let (Some(li), Some(ri)) = (array_items(left, l0, l1), array_items(right, r0, r1)) {
-                return diff_array(left, &li, right, &ri, pointer, patch);
+                return diff_array(left, &li, right, &ri, ops);
             }
         }
         _ => {}
     }
     // Scalars, or values of different types. Text that differs can still be an equal value
-    // (`1.0` and `1.00`), and `json_patch::diff` compares values here: so do we.
-    let value = parse(new);
-    if parse(old) != value {
-        patch.0.push(PatchOperation::Replace(ReplaceOperation { path: pointer.clone(), value }));
+    // (`1.0` and `1.00`), and `json_patch::diff` compares values here: so do we, unless both
+    // are plain scalars (whose texts differ only if their values do) or of different kinds.
+    if (plain_scalar(left, l0, l1) && plain_scalar(right, r0, r1)) || parse(old) != parse(new) {
+        ops.with_value("replace", right, r0, r1);
     }
 }
 
@@ -588,14 +724,14 @@ fn diff_object<'a>(
     mut left: Vec<Member<'a>>,
     right_doc: Doc<'_>,
     mut right: Vec<Member<'a>>,
-    pointer: &mut PointerBuf,
-    patch: &mut Patch,
+    ops: &mut Ops,
 ) {
+    let at = ops.path.len();
     if let Some(changed) = changed_in_key_order(left_doc, &left, right_doc, &right) {
         for i in changed {
-            pointer.push_back(left[i].0.as_ref());
-            diff_at(left_doc, left[i].1, left[i].2, right_doc, right[i].1, right[i].2, pointer, patch);
-            pointer.pop_back();
+            ops.push_key(left[i].0.as_ref());
+            diff_at(left_doc, left[i].1, left[i].2, right_doc, right[i].1, right[i].2, ops);
+            ops.path.truncate(at);
         }
         return;
     }
@@ -616,53 +752,43 @@ fn diff_object<'a>(
                 continue;
             }
             Some(std::cmp::Ordering::Equal) => {
-                pointer.push_back(key.as_ref());
-                diff_at(left_doc, left[i].1, left[i].2, right_doc, r0, r1, pointer, patch);
-                pointer.pop_back();
+                ops.push_key(key.as_ref());
+                diff_at(left_doc, left[i].1, left[i].2, right_doc, r0, r1, ops);
+                ops.path.truncate(at);
                 i += 1;
             }
             Some(std::cmp::Ordering::Greater) | None => {
-                pointer.push_back(key.as_ref());
-                let value = parse(right_doc.text(r0, r1));
-                patch.0.push(PatchOperation::Add(AddOperation { path: pointer.clone(), value }));
-                pointer.pop_back();
+                ops.push_key(key.as_ref());
+                ops.with_value("add", right_doc, r0, r1);
+                ops.path.truncate(at);
             }
         }
         j += 1;
     }
     removed.extend(i..left.len());
     for index in removed {
-        pointer.push_back(left[index].0.as_ref());
-        patch.0.push(PatchOperation::Remove(RemoveOperation { path: pointer.clone() }));
-        pointer.pop_back();
+        ops.push_key(left[index].0.as_ref());
+        ops.remove();
+        ops.path.truncate(at);
     }
 }
 
-fn diff_array(
-    left_doc: Doc<'_>,
-    left: &[(usize, usize)],
-    right_doc: Doc<'_>,
-    right: &[(usize, usize)],
-    pointer: &mut PointerBuf,
-    patch: &mut Patch,
-) {
+fn diff_array(left_doc: Doc<'_>, left: &[(usize, usize)], right_doc: Doc<'_>, right: &[(usize, usize)], ops: &mut Ops) {
     // The same walk as json_patch: pairwise, then removals at the shifting end, or additions.
+    let at = ops.path.len();
     let mut shift = 0usize;
     for index in 0..left.len().max(right.len()) {
-        pointer.push_back(index - shift);
+        ops.push_index(index - shift);
         match (left.get(index), right.get(index)) {
-            (Some(&(l0, l1)), Some(&(r0, r1))) => diff_at(left_doc, l0, l1, right_doc, r0, r1, pointer, patch),
+            (Some(&(l0, l1)), Some(&(r0, r1))) => diff_at(left_doc, l0, l1, right_doc, r0, r1, ops),
             (Some(_), None) => {
                 shift += 1;
-                patch.0.push(PatchOperation::Remove(RemoveOperation { path: pointer.clone() }));
+                ops.remove();
             }
-            (None, Some(&(r0, r1))) => {
-                let value = parse(right_doc.text(r0, r1));
-                patch.0.push(PatchOperation::Add(AddOperation { path: pointer.clone(), value }));
-            }
+            (None, Some(&(r0, r1))) => ops.with_value("add", right_doc, r0, r1),
             (None, None) => {}
         }
-        pointer.pop_back();
+        ops.path.truncate(at);
     }
 }
 
@@ -815,11 +941,48 @@ pub fn check_view_patches(descriptor: &dyn GameDescriptor, players: usize, optio
 #[cfg(test)]
 mod tests {
     use super::*;
+    use json_patch::PatchOperation;
     use serde_json::json;
 
     fn same_as_reference(old: &Value, new: &Value) {
-        let fast = diff_json(&old.to_string(), &new.to_string());
-        assert_eq!(fast, json_patch::diff(old, new), "{old} -> {new}");
+        same_text_as_reference(&old.to_string(), &new.to_string());
+    }
+
+    /// The patch text equals serde_json's text of json_patch's patch, byte for byte.
+    fn same_text_as_reference(old: &str, new: &str) {
+        let reference = serde_json::to_string(&json_patch::diff(&parse(old), &parse(new))).unwrap();
+        let (o, n) = (ViewText::new(old.to_owned()), ViewText::new(new.to_owned()));
+        assert_eq!(diff_text(&o, &n), reference, "{old} -> {new}");
+        assert_eq!(serde_json::to_string(&diff_texts(&o, &n)).unwrap(), reference, "{old} -> {new}");
+        assert_eq!(diff_texts_memo(&o, &n, &mut DiffMemo::default()), reference, "{old} -> {new}");
+    }
+
+    #[test]
+    fn values_are_written_as_a_value_writes_them() {
+        // Struct text (members in declaration order), floats, escapes and large numbers, as
+        // added or replaced values: each patch is serde_json's text of json_patch's.
+        let cases = [
+            (r#"{"a":[]}"#, r#"{"a":[{"z":1,"b":{"y":[{"q":1,"p":2}],"x":"\"\\"},"a":null}]}"#),
+            (r#"{"a":1}"#, r#"{"a":{"k":1.50,"j":-0.0,"i":1e3,"h":12345678901234567890}}"#),
+            (r#"{"a":-0.0}"#, r#"{"a":0.0}"#),
+            (r#"{"a":0}"#, r#"{"a":-0}"#),
+            (r#"{"a":1}"#, r#"{"a":1.0}"#),
+            (r#"{"a":"\u0041"}"#, r#"{"a":"\u0042"}"#),
+            (r#"{"a":"x"}"#, r#"{"a":"\u0078"}"#),
+            (r#"{"a":"\/"}"#, r#"{"a":"/"}"#),
+            (r#"{"a":"\b\f\n\u0001é"}"#, r#"{"a":"\u0008\u000c\n\u0001é!"}"#),
+            (r#"{"k~/\"\u0001":1}"#, r#"{"k~/\"\u0001":2,"é/~":[1]}"#),
+            (r#"{"\u0061":1}"#, r#"{"a":2}"#),
+            (r#"{"a":null}"#, r#"{"a":{"y":1,"x":2}}"#),
+            (r#"{"a":{"y":1,"x":2}}"#, r#"{"a":null}"#),
+            (r#"{"a":true}"#, r#"{"a":[false,null,"s"]}"#),
+            (r#"{"a":{"x":1,"x":2}}"#, r#"{"b":{"x":1,"x":2}}"#),
+            (r#"[1,2,3]"#, r#"[{"b":1,"a":2},2]"#),
+        ];
+        for (old, new) in cases {
+            same_text_as_reference(old, new);
+            same_text_as_reference(new, old);
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@ use crate::cli::find_game;
 use crate::cli::outln;
 use anyhow::{bail, Context};
 use game_core::bot::RandomBot;
-use game_core::view_diff::{diff_texts, ViewText};
+use game_core::view_diff::{diff_text, ViewText};
 use game_core::{GameLog, GameRng, Seat, SeatNames, Seed, Viewer};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -151,7 +151,7 @@ pub fn simulate(args: &SimulateArgs) -> anyhow::Result<SimulationReport> {
             }
             for (viewer, old) in seats.iter().zip(views.iter_mut()) {
                 let new = game.view_text(*viewer);
-                patch_sizes.push(serde_json::to_string(&diff_texts(old, &new))?.len());
+                patch_sizes.push(diff_text(old, &new).len());
                 *old = new;
             }
             steps += 1;

@@ -1,0 +1,57 @@
+//! The game's share of a table's broadcast, per accepted action: every viewer's view written as
+//! parts (`view_texts`) and diffed against the parts kept from the previous action
+//! (`diff_parts_memo`), as the table actor does. Four seated viewers (the loadgen's shape), random
+//! games replayed from recorded actions. Figures are in docs/performance.md.
+//!
+//! `cargo bench -p chapterhouse --bench broadcast -- --warm-up-time 1 --measurement-time 4`
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use game_core::testing::{random_playout, setup};
+use game_core::view_diff::{diff_parts_memo, DiffMemo};
+use game_core::{Game, Seat, Viewer};
+use std::hint::black_box;
+
+fn broadcast<G: Game>(c: &mut Criterion, players: usize) {
+    let options = G::Options::default();
+    let games: Vec<_> =
+        (1..=8u64).map(|seed| (seed, random_playout::<G>(players, &options, seed, 100_000, false).actions)).collect();
+    let actions: usize = games.iter().map(|(_, a)| a.len()).sum();
+    let viewers: Vec<Viewer> = Seat::all(players).map(Viewer::Seat).collect();
+    let mut group = c.benchmark_group(format!("broadcast/{}", G::ID));
+    group.sample_size(20);
+    group.throughput(Throughput::Elements(actions as u64));
+    group.bench_function(format!("views and patches per action, {players} players"), |b| {
+        b.iter_batched(
+            || games.iter().map(|(seed, _)| setup::<G>(players, &options, *seed)).collect::<Vec<_>>(),
+            |mut tables| {
+                let mut memo = DiffMemo::default();
+                let mut bytes = 0usize;
+                for (game, (_, actions)) in tables.iter_mut().zip(&games) {
+                    let mut kept = game.view_texts(&viewers);
+                    for (seat, action) in actions {
+                        game.apply(*seat, action).expect("recorded action");
+                        let parts = game.view_texts(&viewers);
+                        memo.clear();
+                        for (old, new) in kept.iter().zip(&parts) {
+                            bytes += diff_parts_memo(old, new, &mut memo).len();
+                        }
+                        kept = parts;
+                    }
+                }
+                black_box(bytes)
+            },
+            BatchSize::LargeInput,
+        );
+    });
+    group.finish();
+}
+
+fn benches(c: &mut Criterion) {
+    broadcast::<knights_templar::KnightsTemplar>(c, 4);
+    broadcast::<templars_journey::TemplarsJourney>(c, 4);
+    broadcast::<secret_treasures::SecretTreasures>(c, 4);
+    broadcast::<richard_the_lionheart::RichardTheLionheart>(c, 4);
+}
+
+criterion_group!(group, benches);
+criterion_main!(group);
