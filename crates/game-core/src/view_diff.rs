@@ -801,7 +801,7 @@ fn parse(text: &str) -> Value {
 fn object_members(doc: Doc<'_>, start: usize, end: usize) -> Option<Vec<Member<'_>>> {
     let text = doc.view.text.as_str();
     let bytes = text.as_bytes();
-    let mut members = Vec::new();
+    let mut members = Vec::with_capacity(16);
     let mut at = start + 1;
     if bytes.get(at) == Some(&b'}') {
         return (at + 1 == end).then_some(members);
@@ -838,7 +838,7 @@ fn object_members(doc: Doc<'_>, start: usize, end: usize) -> Option<Vec<Member<'
 /// one.
 fn array_items(doc: Doc<'_>, start: usize, end: usize) -> Option<Vec<(usize, usize)>> {
     let bytes = doc.view.text.as_bytes();
-    let mut items = Vec::new();
+    let mut items = Vec::with_capacity(32);
     let mut at = start + 1;
     if bytes.get(at) == Some(&b']') {
         return (at + 1 == end).then_some(items);
