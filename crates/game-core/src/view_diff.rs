@@ -5,12 +5,15 @@
 //! its new one. Building both views as `Value` trees and diffing them costs far more than the
 //! engine's own work, yet most of a view does not change from one action to the next. Here the
 //! old and new views are compared as text: a sub-tree whose bytes are equal is skipped with one
-//! `memcmp`, and only the values that go into the patch are parsed.
+//! `memcmp`. The patch is written as text too ([`diff_text`]): paths are escaped as they are
+//! built, and a value that goes into the patch is copied from the new view's text, its objects'
+//! members put in key order; only a float, or text that is not plain JSON, is parsed.
 //!
 //! The result is exactly what [`json_patch::diff`] gives for the same two documents parsed as
-//! `Value`s (same operations, same order, same paths, same values): objects are walked in sorted
-//! key order (as `serde_json::Map` keeps them), arrays index by index with the same shifting of
-//! removals. [`check_view_patches`] asserts this for every viewer at every step of random games.
+//! `Value`s, down to the bytes `serde_json` writes for it (same operations, same order, same
+//! paths, same values, objects with sorted keys): objects are walked in sorted key order (as
+//! `serde_json::Map` keeps them), arrays index by index with the same shifting of removals.
+//! [`check_view_patches`] asserts this for every viewer at every step of random games.
 //!
 //! The texts must be compact JSON as `serde_json::to_string` writes it (no whitespace); that is
 //! the only input the server gives. Equal bytes mean equal values for such text (serde_json
