@@ -99,7 +99,12 @@ pub trait DynGame: Send + Sync {
     }
     /// Every viewer's [`DynGame::view_text`], in the order of `viewers` (see
     /// [`crate::Game::view_texts`]).
-    fn view_texts(&self, viewers: &[Viewer]) -> Vec<crate::view_diff::ViewParts> {
+    fn view_texts(
+        &self,
+        viewers: &[Viewer],
+        cache: &mut crate::view_diff::ViewCache,
+    ) -> Vec<crate::view_diff::ViewParts> {
+        let _ = cache;
         viewers.iter().map(|viewer| crate::view_diff::ViewParts::whole(self.view_text(*viewer))).collect()
     }
     /// The result, once the game is over.
@@ -179,8 +184,12 @@ impl<G: Game> DynGame for Wrapped<G> {
         self.0.view_text(viewer)
     }
 
-    fn view_texts(&self, viewers: &[Viewer]) -> Vec<crate::view_diff::ViewParts> {
-        self.0.view_texts(viewers)
+    fn view_texts(
+        &self,
+        viewers: &[Viewer],
+        cache: &mut crate::view_diff::ViewCache,
+    ) -> Vec<crate::view_diff::ViewParts> {
+        self.0.view_texts(viewers, cache)
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -79,7 +79,15 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
     /// ([`crate::view_diff::ViewParts`]): the table then diffs them once per action. Each
     /// view's parts joined must be exactly `view_text(viewer)` (checked by
     /// `check_view_patches`). The default writes each view whole, as one part.
-    fn view_texts(&self, viewers: &[Viewer]) -> Vec<crate::view_diff::ViewParts> {
+    ///
+    /// `cache` is the engine's memo from the previous call on this game (see
+    /// [`crate::view_diff::ViewCache`]); the default ignores it.
+    fn view_texts(
+        &self,
+        viewers: &[Viewer],
+        cache: &mut crate::view_diff::ViewCache,
+    ) -> Vec<crate::view_diff::ViewParts> {
+        let _ = cache;
         viewers.iter().map(|viewer| crate::view_diff::ViewParts::whole(self.view_text(*viewer))).collect()
     }
 

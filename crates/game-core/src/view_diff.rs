@@ -373,6 +373,32 @@ impl ViewParts {
     }
 }
 
+/// What an engine keeps from one action's views to the next (its own type, created on first
+/// use), so that it need not write again a part whose inputs did not change: it hands out the
+/// same [`Arc`] as before, which the table then skips without comparing a byte. What a memo
+/// holds must be exact (the inputs compared in full, never a hash): the parts an engine writes
+/// with it are the ones it writes without it (`check_view_patches` checks this at every step).
+/// A table keeps one for its game; a caller with none passes `&mut ViewCache::default()`.
+#[derive(Default)]
+pub struct ViewCache(Option<Box<dyn std::any::Any + Send + Sync>>);
+
+impl ViewCache {
+    /// The engine's memo of type `T`, made afresh if there is none (or one of another type).
+    pub fn get<T: std::any::Any + Send + Sync + Default>(&mut self) -> &mut T {
+        let memo = self.0.get_or_insert_with(|| Box::new(T::default()));
+        if !memo.is::<T>() {
+            *memo = Box::new(T::default());
+        }
+        memo.downcast_mut::<T>().unwrap_or_else(|| unreachable!("a memo of this type was just set"))
+    }
+}
+
+impl std::fmt::Debug for ViewCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() { "ViewCache(kept)" } else { "ViewCache(empty)" })
+    }
+}
+
 /// The patches of one action's top-level view members, shared by the viewers of that action.
 ///
 /// Most of a view is the same for every viewer (the board, the scores; what differs is a hand,
@@ -881,7 +907,9 @@ pub fn check_view_patches(descriptor: &dyn GameDescriptor, players: usize, optio
         let viewers = Viewer::all(players);
         let mut texts: Vec<String> = viewers.iter().map(|v| game.view_json(*v)).collect();
         // As a live table keeps them: each viewer's view as the parts it was written in.
-        let mut kept = game.view_texts(&viewers);
+        // As a live table keeps it: the engine's memo, carried from step to step.
+        let mut cache = ViewCache::default();
+        let mut kept = game.view_texts(&viewers, &mut cache);
         let mut step = 0;
         while game.outcome().is_none() {
             step += 1;
@@ -892,7 +920,7 @@ pub fn check_view_patches(descriptor: &dyn GameDescriptor, players: usize, optio
             let action = rng.choose(&legal).unwrap_or_else(|| panic!("{id} seed {seed}: no legal action")).clone();
             game.apply(seat, &action, &names).unwrap_or_else(|e| panic!("{id} seed {seed}: rejected {action}: {e}"));
             let (mut memo, mut whole_memo) = (DiffMemo::default(), DiffMemo::default());
-            let all = game.view_texts(&viewers);
+            let all = game.view_texts(&viewers, &mut cache);
             for (((viewer, old_text), old_parts), parts) in viewers.iter().zip(texts.iter_mut()).zip(&mut kept).zip(all)
             {
                 let joined = parts.join();

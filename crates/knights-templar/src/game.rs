@@ -51,8 +51,12 @@ impl game_core::Game for KnightsTemplar {
         view::view_text(self, viewer)
     }
 
-    fn view_texts(&self, viewers: &[Viewer]) -> Vec<game_core::view_diff::ViewParts> {
-        view::view_texts(self, viewers)
+    fn view_texts(
+        &self,
+        viewers: &[Viewer],
+        cache: &mut game_core::view_diff::ViewCache,
+    ) -> Vec<game_core::view_diff::ViewParts> {
+        view::view_texts(self, viewers, cache.get())
     }
 
     fn outcome(&self) -> Option<Outcome> {

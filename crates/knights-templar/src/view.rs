@@ -267,14 +267,16 @@ impl Serialize for View {
 /// counts, the running breakdown), and a live table writes every viewer's view after every
 /// action. The server's `view_patches` test checks that both give the same text at every step.
 pub(crate) fn view_text(game: &KnightsTemplar, viewer: Viewer) -> ViewText {
-    view_texts(game, &[viewer]).pop().map_or_else(|| ViewText::new("null".to_owned()), |parts| parts.join())
+    view_texts(game, &[viewer], &mut ViewMemo::default())
+        .pop()
+        .map_or_else(|| ViewText::new("null".to_owned()), |parts| parts.join())
 }
 
 /// [`view_text`] for each of `viewers`, as parts in [`LeanView`]'s field order. Only `viewer`,
 /// a face-down discard and an Ally choice's cards differ between viewers: the rest (the board,
 /// the seats, the scores, the result) is written once, and every viewer gets the same parts
 /// for it (and for a discard or a decision it sees as others do).
-pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer]) -> Vec<ViewParts> {
+pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer], memo: &mut ViewMemo) -> Vec<ViewParts> {
     let totals = game.score_totals();
     let board = Arc::new(ViewText::serialize(&LeanBoard {
         players: game.players,
@@ -294,20 +296,50 @@ pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer]) -> Vec<ViewP
         })
         .0,
     }));
-    let rest = Arc::new(ViewText::serialize(&LeanRest {
-        power_queue: &game.power_queue,
-        setup_draws: &game.setup_draws,
-        end: game.end,
-        outcome: Cow::Owned(score::outcome(game)),
-    }));
-    let discard_of = |viewer: Viewer| {
-        let discard =
-            game.discard.iter().map(|d| LeanDiscard { card: seen(d, viewer), face_down: d.face_down_by.is_some() });
-        Arc::new(ViewText::serialize_sized(&LeanDiscards { discard: discard.collect() }, 16 + 16 * game.discard.len()))
-    };
+    let outcome = score::outcome(game);
+    let rest_unchanged = memo.rest.as_ref().is_some_and(|(last, _)| {
+        last.power_queue == game.power_queue
+            && last.setup_draws == game.setup_draws
+            && last.end == game.end
+            && last.outcome == outcome
+    });
+    if !rest_unchanged {
+        let text = Arc::new(ViewText::serialize(&LeanRest {
+            power_queue: &game.power_queue,
+            setup_draws: &game.setup_draws,
+            end: game.end,
+            outcome: Cow::Borrowed(&outcome),
+        }));
+        let inputs = RestInputs {
+            power_queue: game.power_queue.clone(),
+            setup_draws: game.setup_draws.clone(),
+            end: game.end,
+            outcome,
+        };
+        memo.rest = Some((inputs, text));
+    }
+    let rest = memo.rest.as_ref().map(|(_, text)| Arc::clone(text)).unwrap_or_default();
+    if memo.discard != game.discard {
+        memo.discard.clone_from(&game.discard);
+        memo.discards.clear();
+    }
     // Whoever laid no card face down sees the discard as a spectator does.
     let laid_face_down = |viewer: Viewer| game.discard.iter().any(|d| d.face_down_by.is_some_and(|by| viewer.is(by)));
-    let mut outsiders: Option<Arc<ViewText>> = None;
+    let mut discard_for = |viewer: Viewer| {
+        let seen_as = if laid_face_down(viewer) { viewer } else { Viewer::Spectator };
+        if let Some((_, text)) = memo.discards.iter().find(|(v, _)| *v == seen_as) {
+            return Arc::clone(text);
+        }
+        let discard =
+            game.discard.iter().map(|d| LeanDiscard { card: seen(d, seen_as), face_down: d.face_down_by.is_some() });
+        let text = Arc::new(ViewText::serialize_sized(
+            &LeanDiscards { discard: discard.collect() },
+            16 + 16 * game.discard.len(),
+        ));
+        memo.discards.push((seen_as, Arc::clone(&text)));
+        text
+    };
+    let mut heads: Vec<(Viewer, Arc<ViewText>)> = std::mem::take(&mut memo.heads);
     let mut pending: Option<(LeanPendingPart, Arc<ViewText>)> = None;
     let mut texts = Vec::with_capacity(viewers.len());
     for &viewer in viewers {
@@ -316,18 +348,45 @@ pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer]) -> Vec<ViewP
             let text = Arc::new(ViewText::serialize_sized(&own, 64));
             pending = Some((own, text));
         }
-        let discard = if laid_face_down(viewer) {
-            discard_of(viewer)
-        } else {
-            Arc::clone(outsiders.get_or_insert_with(|| discard_of(Viewer::Spectator)))
+        let discard = discard_for(viewer);
+        let head = match heads.iter().find(|(v, _)| *v == viewer) {
+            Some((_, text)) => Arc::clone(text),
+            None => {
+                let text = Arc::new(ViewText::serialize_sized(&LeanViewer { viewer }, 32));
+                heads.push((viewer, Arc::clone(&text)));
+                text
+            }
         };
-        let head = Arc::new(ViewText::serialize_sized(&LeanViewer { viewer }, 32));
         let mut parts = vec![head, Arc::clone(&board), discard];
         parts.extend(pending.as_ref().map(|(_, text)| Arc::clone(text)));
         parts.push(Arc::clone(&rest));
         texts.push(ViewParts::new(parts));
     }
+    memo.heads = heads;
     texts
+}
+
+/// The parts [`view_texts`] wrote last, with exactly the inputs each was written from: a part
+/// whose inputs are unchanged is handed out again (the same `Arc`), not written again. The
+/// table keeps it from one action to the next (`game_core::view_diff::ViewCache`).
+#[derive(Default)]
+pub(crate) struct ViewMemo {
+    /// The discard pile the texts in `discards` show.
+    discard: Vec<Discard>,
+    /// The discard as each viewer who laid a card face down sees it, and as everyone else does
+    /// (under [`Viewer::Spectator`]).
+    discards: Vec<(Viewer, Arc<ViewText>)>,
+    /// Each viewer's own member (which never changes).
+    heads: Vec<(Viewer, Arc<ViewText>)>,
+    /// The members after the pending decision, and what they were written from.
+    rest: Option<(RestInputs, Arc<ViewText>)>,
+}
+
+struct RestInputs {
+    power_queue: Vec<Seat>,
+    setup_draws: Vec<SetupDraw>,
+    end: Option<EndReason>,
+    outcome: Option<Outcome>,
 }
 
 /// [`LeanView`]'s members that differ between viewers, and its runs of shared members, each

@@ -7,7 +7,7 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use game_core::testing::{random_playout, setup};
-use game_core::view_diff::{diff_parts_memo, DiffMemo};
+use game_core::view_diff::{diff_parts_memo, DiffMemo, ViewCache};
 use game_core::{Game, Seat, Viewer};
 use std::hint::black_box;
 
@@ -27,10 +27,11 @@ fn broadcast<G: Game>(c: &mut Criterion, players: usize) {
                 let mut memo = DiffMemo::default();
                 let mut bytes = 0usize;
                 for (game, (_, actions)) in tables.iter_mut().zip(&games) {
-                    let mut kept = game.view_texts(&viewers);
+                    let mut cache = ViewCache::default();
+                    let mut kept = game.view_texts(&viewers, &mut cache);
                     for (seat, action) in actions {
                         game.apply(*seat, action).expect("recorded action");
-                        let parts = game.view_texts(&viewers);
+                        let parts = game.view_texts(&viewers, &mut cache);
                         memo.clear();
                         for (old, new) in kept.iter().zip(&parts) {
                             bytes += diff_parts_memo(old, new, &mut memo).len();

@@ -11,7 +11,7 @@ use crate::error::ApiError;
 use crate::protocol::{error_text, Clock, PatchFrames, ServerMsg};
 use crate::store::writer::{AppendError, Writer};
 use crate::store::{ActionRow, Store};
-use game_core::view_diff::{diff_parts_memo, DiffMemo, ViewParts};
+use game_core::view_diff::{diff_parts_memo, DiffMemo, ViewCache, ViewParts};
 use game_core::{DynEvent, DynGame, GameRng, RandomBot, Seat, SeatNames, Seed, Viewer};
 use serde_json::Value;
 use std::collections::VecDeque;
@@ -59,6 +59,9 @@ pub(super) struct Actor {
     /// The view members already diffed for the action being broadcast: most of a view is the
     /// same for every viewer, and is diffed once for all of them.
     memo: DiffMemo,
+    /// The engine's memo of the view parts it wrote last (parts whose inputs did not change
+    /// are handed out again, not written again).
+    view_cache: ViewCache,
     rx: mpsc::Receiver<Command>,
     store: Store,
     catalog: Arc<Catalog>,
@@ -93,7 +96,8 @@ impl Actor {
             Viewer::Spectator => false,
         };
         let kept: Vec<Viewer> = all.iter().copied().filter(keep).collect();
-        let mut views = game.view_texts(&kept).into_iter();
+        let mut view_cache = ViewCache::default();
+        let mut views = game.view_texts(&kept, &mut view_cache).into_iter();
         let viewers = all
             .into_iter()
             .map(|viewer| {
@@ -120,6 +124,7 @@ impl Actor {
             seed,
             viewers,
             memo: DiffMemo::default(),
+            view_cache,
             rx,
             store,
             catalog,
@@ -382,7 +387,7 @@ impl Actor {
                 v.history.clear();
             }
         }
-        let views = self.game.view_texts(&who);
+        let views = self.game.view_texts(&who, &mut self.view_cache);
         for (i, new_view) in watched.into_iter().zip(views) {
             let viewer = self.viewers[i].viewer;
             let legal = self.legal_actions(viewer, &to_act);
@@ -436,7 +441,7 @@ impl Actor {
         } else {
             let parts = match &v.view {
                 Some(view) => view.clone(),
-                None => self.game.view_texts(&[viewer]).pop().unwrap_or_default(),
+                None => self.game.view_texts(&[viewer], &mut self.view_cache).pop().unwrap_or_default(),
             };
             // A snapshot is rare (subscribe, resync): the view goes out as a `Value`, so its keys
             // are ordered exactly as in every patch.
