@@ -97,16 +97,13 @@ pub trait DynGame: Send + Sync {
     fn view_text(&self, viewer: Viewer) -> crate::view_diff::ViewText {
         crate::view_diff::ViewText::new(self.view_json(viewer))
     }
-    /// Every viewer's [`DynGame::view_text`], in the order of `viewers` (see
+    /// Every viewer's [`DynGame::view_text`], in the order of `viewers`, as parts (see
     /// [`crate::Game::view_texts`]).
     fn view_texts(
         &self,
         viewers: &[Viewer],
         cache: &mut crate::view_diff::ViewCache,
-    ) -> Vec<crate::view_diff::ViewParts> {
-        let _ = cache;
-        viewers.iter().map(|viewer| crate::view_diff::ViewParts::whole(self.view_text(*viewer))).collect()
-    }
+    ) -> Vec<crate::view_diff::ViewParts>;
     /// The result, once the game is over.
     fn outcome(&self) -> Option<Outcome>;
     /// The hash of the full state.
