@@ -5,9 +5,11 @@
 use crate::board::{City, Country, EdictSpace, Mission, Space, Territory, Tile};
 use crate::state::{CardPhase, Prompt, Step, TemplarsJourney, VpSource};
 use crate::{rules, score};
+use game_core::view_diff::{ViewParts, ViewText};
 use game_core::{BySeat, GameRng, Outcome, Seat, Viewer};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// One territory as drawn on the board.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -269,6 +271,110 @@ pub(crate) fn view(game: &TemplarsJourney, viewer: Viewer) -> View {
         seventh_city: game.seventh_city,
         outcome: score::outcome(game),
     }
+}
+
+/// Every viewer's view text as parts in [`View`]'s field order (`Game::view_texts`). Only
+/// `viewer`, the players (each seat sees its own mission until the end) and `my_card` differ
+/// between viewers: the map, the edicts, the step and the rest are written once per action, and
+/// every viewer gets the same parts for them, so that a table diffs them once. The server's
+/// `view_patches` test checks that the parts join to the view's text at every step.
+pub(crate) fn view_texts(game: &TemplarsJourney, viewers: &[Viewer]) -> Vec<ViewParts> {
+    let public = view(game, Viewer::Spectator);
+    let board = Arc::new(ViewText::serialize(&BoardRun {
+        leg: public.leg,
+        pope: &public.pope,
+        first_player: public.first_player,
+        to_act: &public.to_act,
+        step: &public.step,
+        optional: public.optional,
+        territories: &public.territories,
+        cities: &public.cities,
+        edict_spaces: &public.edict_spaces,
+        removed_edicts: &public.removed_edicts,
+    }));
+    let missions = Arc::new(ViewText::serialize(&MissionsRun { face_up_missions: &public.face_up_missions }));
+    let rest = Arc::new(ViewText::serialize(&RestRun {
+        card_phase: &public.card_phase,
+        card_phases: public.card_phases,
+        seventh_city: public.seventh_city,
+        outcome: &public.outcome,
+    }));
+    let mut public_players: Option<Arc<ViewText>> = None;
+    let over = game.step == Step::GameOver;
+    viewers
+        .iter()
+        .map(|&viewer| {
+            let players = match viewer {
+                // A seat sees its own mission; once the game is over everyone sees them all.
+                Viewer::Seat(seat) if !over && seat.index() < game.players.len() => {
+                    let mut players = public.players.clone();
+                    players[seat].mission = Some(game.players[seat].mission);
+                    Arc::new(ViewText::serialize(&PlayersRun { players: &players }))
+                }
+                _ => Arc::clone(
+                    public_players
+                        .get_or_insert_with(|| Arc::new(ViewText::serialize(&PlayersRun { players: &public.players }))),
+                ),
+            };
+            let my_card = match (&game.step, viewer) {
+                (Step::ChooseCards { chosen }, Viewer::Seat(s)) => chosen.get(s).copied().flatten(),
+                _ => None,
+            };
+            ViewParts::new(vec![
+                Arc::new(ViewText::serialize_sized(&ViewerRun { viewer }, 32)),
+                Arc::clone(&board),
+                players,
+                Arc::clone(&missions),
+                Arc::new(ViewText::serialize_sized(&MyCardRun { my_card }, 32)),
+                Arc::clone(&rest),
+            ])
+        })
+        .collect()
+}
+
+// [`View`]'s fields in runs, in its field order, with its field names: joined, the runs are
+// exactly the text of the whole `View`.
+
+#[derive(Serialize)]
+struct ViewerRun {
+    viewer: Viewer,
+}
+
+#[derive(Serialize)]
+struct BoardRun<'a> {
+    leg: u8,
+    pope: &'a Space,
+    first_player: Seat,
+    to_act: &'a [Seat],
+    step: &'a StepView,
+    optional: bool,
+    territories: &'a [TerritoryView],
+    cities: &'a [CityView],
+    edict_spaces: &'a [EdictSpaceView],
+    removed_edicts: &'a [City],
+}
+
+#[derive(Serialize)]
+struct PlayersRun<'a> {
+    players: &'a BySeat<PlayerView>,
+}
+
+#[derive(Serialize)]
+struct MissionsRun<'a> {
+    face_up_missions: &'a [Mission],
+}
+
+#[derive(Serialize)]
+struct MyCardRun {
+    my_card: Option<u8>,
+}
+
+#[derive(Serialize)]
+struct RestRun<'a> {
+    card_phase: &'a Option<CardPhase>,
+    card_phases: (u32, u32),
+    seventh_city: Option<City>,
+    outcome: &'a Option<Outcome>,
 }
 
 /// A copy with everything hidden from `viewer` re-drawn: other players' missions and the
