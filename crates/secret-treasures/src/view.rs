@@ -6,8 +6,10 @@
 use crate::board::{self, Card, Kind, Pieces, STOREHOUSES};
 use crate::setup::Options;
 use crate::state::{Phase, Piece, Place, Score, SecretTreasures, Trigger};
+use game_core::view_diff::{ViewParts, ViewText};
 use game_core::{BySeat, Game, GameRng, Seat, Viewer};
 use serde::Serialize;
+use std::sync::Arc;
 
 /// A viewer's view of the game.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -186,6 +188,100 @@ pub(crate) fn view(game: &SecretTreasures, viewer: Viewer) -> View {
         trigger: game.trigger,
         final_turn: game.final_turn,
     }
+}
+
+/// Every viewer's view text as parts in [`View`]'s field order (`Game::view_texts`). Only
+/// `viewer`, the hand and the face-down choice differ between viewers: the board, the seats and
+/// the rest are written once per action and every viewer gets the same parts for them, so that
+/// a table diffs them once. The server's `view_patches` test checks that the parts join to the
+/// view's text at every step.
+pub(crate) fn view_texts(game: &SecretTreasures, viewers: &[Viewer]) -> Vec<ViewParts> {
+    let public = view(game, Viewer::Spectator);
+    let head = Arc::new(ViewText::serialize(&HeadRun {
+        options: &public.options,
+        players: public.players,
+        start_player: public.start_player,
+        round: public.round,
+        phase: &public.phase,
+        to_act: &public.to_act,
+        seats: &public.seats,
+    }));
+    let board = Arc::new(ViewText::serialize(&BoardRun {
+        remigius: public.remigius,
+        vitus: &public.vitus,
+        severus: public.severus,
+        door: public.door,
+        rooms: &public.rooms,
+        storehouses: &public.storehouses,
+        bag: public.bag,
+        removed: &public.removed,
+        raphael: &public.raphael,
+        final_turns_left: public.final_turns_left,
+        trigger: &public.trigger,
+        final_turn: public.final_turn,
+    }));
+    let mut nothing_own: Option<Arc<ViewText>> = None;
+    viewers
+        .iter()
+        .map(|&viewer| {
+            let own = match viewer {
+                Viewer::Seat(s) if s.index() < game.players() => {
+                    let hand = Some(game.hands[s].clone());
+                    Arc::new(ViewText::serialize_sized(&OwnRun { hand, my_choice: game.chosen[s] }, 128))
+                }
+                _ => Arc::clone(nothing_own.get_or_insert_with(|| {
+                    Arc::new(ViewText::serialize_sized(&OwnRun { hand: None, my_choice: None }, 32))
+                })),
+            };
+            ViewParts::new(vec![
+                Arc::new(ViewText::serialize_sized(&ViewerRun { viewer }, 32)),
+                Arc::clone(&head),
+                own,
+                Arc::clone(&board),
+            ])
+        })
+        .collect()
+}
+
+// [`View`]'s fields in runs, in its field order, with its field names: joined, the runs are
+// exactly the text of the whole `View`.
+
+#[derive(Serialize)]
+struct ViewerRun {
+    viewer: Viewer,
+}
+
+#[derive(Serialize)]
+struct HeadRun<'a> {
+    options: &'a Options,
+    players: u8,
+    start_player: Seat,
+    round: u32,
+    phase: &'a Phase,
+    to_act: &'a [Seat],
+    seats: &'a BySeat<SeatView>,
+}
+
+#[derive(Serialize)]
+struct OwnRun {
+    hand: Option<Vec<Card>>,
+    my_choice: Option<Card>,
+}
+
+#[derive(Serialize)]
+struct BoardRun<'a> {
+    remigius: Option<u8>,
+    vitus: &'a Option<Place>,
+    severus: Option<u8>,
+    door: [u8; 2],
+    rooms: &'a [RoomView],
+    storehouses: &'a [StorehouseView],
+    bag: usize,
+    removed: &'a Pieces,
+    raphael: &'a Option<RaphaelView>,
+    final_turns_left: Option<u8>,
+    trigger: &'a Option<(Seat, Trigger)>,
+    final_turn: bool,
 }
 
 /// A copy of `game` in which everything hidden from `viewer` is re-drawn at random: other hands and
