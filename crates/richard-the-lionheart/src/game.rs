@@ -71,6 +71,15 @@ impl Game for RichardTheLionheart {
         view::view(self, viewer)
     }
 
+    fn view_texts(
+        &self,
+        viewers: &[Viewer],
+        cache: &mut game_core::view_diff::ViewCache,
+    ) -> Vec<game_core::view_diff::ViewParts> {
+        let _ = cache;
+        view::view_texts(self, viewers)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         score::outcome(self)
     }

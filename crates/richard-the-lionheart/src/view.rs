@@ -6,8 +6,10 @@
 use crate::board::{base_cost, Card, Cards, Character, Edict, EventCard, Faction, Location, Purchase, Side, Timing};
 use crate::rules::{contribute, purchase};
 use crate::state::{GameResult, Movement, RichardTheLionheart, Stage, Tracks, Verdicts};
+use game_core::view_diff::{ViewParts, ViewText};
 use game_core::{BySeat, GameRng, Seat, Viewer};
 use serde::Serialize;
+use std::sync::Arc;
 
 /// One player as `viewer` sees them.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -226,27 +228,6 @@ fn costs(game: &RichardTheLionheart, viewer: Viewer) -> Costs {
 
 /// The view of `viewer` (`Game::view`).
 pub(crate) fn view(game: &RichardTheLionheart, viewer: Viewer) -> View {
-    let over = game.stage == Stage::Over;
-    let players = game.players.map(|seat, p| {
-        let own = viewer.is(seat);
-        PlayerView {
-            seat,
-            character: p.character,
-            faction: p.character.map(Character::faction),
-            side: p.side,
-            coins: p.coins,
-            prestige: p.prestige,
-            hand_count: p.hand.total(),
-            hand: own.then_some(p.hand),
-            edict: if own || over { p.edict } else { None },
-            horse: p.horse,
-            ship: p.ship,
-            skill: p.skill,
-            location: p.location,
-            contributed: p.contributed,
-            captor_used: p.captor_used,
-        }
-    });
     View {
         viewer: match viewer {
             Viewer::Seat(s) => Some(s),
@@ -257,7 +238,7 @@ pub(crate) fn view(game: &RichardTheLionheart, viewer: Viewer) -> View {
         to_act: game.stage.seat().into_iter().collect(),
         stage: stage_view(game, viewer),
         big_board: game.big_board(),
-        players,
+        players: players_view(game, viewer),
         tracks: game.tracks,
         reserve: game.reserve,
         decks: DeckCounts {
@@ -277,6 +258,135 @@ pub(crate) fn view(game: &RichardTheLionheart, viewer: Viewer) -> View {
         costs: costs(game, viewer),
         result: game.result.clone(),
     }
+}
+
+/// Every viewer's view text as parts in [`View`]'s field order (`Game::view_texts`). `viewer`,
+/// the stage, the players (a seat sees its own hand and edict) and the costs are written per
+/// viewer; the rest (the tracks, the decks, the display, the events, the result) once per
+/// action, every viewer getting the same parts for it, so that a table diffs them once. The
+/// server's `view_patches` test checks that the parts join to the view's text at every step.
+pub(crate) fn view_texts(game: &RichardTheLionheart, viewers: &[Viewer]) -> Vec<ViewParts> {
+    let public = view(game, Viewer::Spectator);
+    let turn = Arc::new(ViewText::serialize_sized(
+        &TurnRun { round: public.round, first_player: public.first_player, to_act: &public.to_act },
+        64,
+    ));
+    let big_board = Arc::new(ViewText::serialize_sized(&BigBoardRun { big_board: public.big_board }, 32));
+    let board = Arc::new(ViewText::serialize(&BoardRun {
+        tracks: &public.tracks,
+        reserve: &public.reserve,
+        decks: &public.decks,
+        display: &public.display,
+        verdicts: &public.verdicts,
+        active_event: &public.active_event,
+        discarded_events: &public.discarded_events,
+        merchant: public.merchant,
+        mercenary: public.mercenary,
+    }));
+    let result = Arc::new(ViewText::serialize_sized(&ResultRun { result: &public.result }, 64));
+    viewers
+        .iter()
+        .map(|&viewer| {
+            let viewer_run = ViewerRun {
+                viewer: match viewer {
+                    Viewer::Seat(s) => Some(s),
+                    Viewer::Spectator => None,
+                },
+            };
+            let stage = StageRun { stage: stage_view(game, viewer) };
+            let players = PlayersRun { players: players_view(game, viewer) };
+            let costs = CostsRun { costs: costs(game, viewer) };
+            ViewParts::new(vec![
+                Arc::new(ViewText::serialize_sized(&viewer_run, 32)),
+                Arc::clone(&turn),
+                Arc::new(ViewText::serialize_sized(&stage, 128)),
+                Arc::clone(&big_board),
+                Arc::new(ViewText::serialize(&players)),
+                Arc::clone(&board),
+                Arc::new(ViewText::serialize_sized(&costs, 256)),
+                Arc::clone(&result),
+            ])
+        })
+        .collect()
+}
+
+// [`View`]'s fields in runs, in its field order, with its field names: joined, the runs are
+// exactly the text of the whole `View`.
+
+#[derive(Serialize)]
+struct ViewerRun {
+    viewer: Option<Seat>,
+}
+
+#[derive(Serialize)]
+struct TurnRun<'a> {
+    round: u8,
+    first_player: Seat,
+    to_act: &'a [Seat],
+}
+
+#[derive(Serialize)]
+struct StageRun {
+    stage: StageView,
+}
+
+#[derive(Serialize)]
+struct BigBoardRun {
+    big_board: bool,
+}
+
+#[derive(Serialize)]
+struct PlayersRun {
+    players: BySeat<PlayerView>,
+}
+
+#[derive(Serialize)]
+struct BoardRun<'a> {
+    tracks: &'a Tracks,
+    reserve: &'a Cards,
+    decks: &'a DeckCounts,
+    display: &'a Cards,
+    verdicts: &'a Option<Verdicts>,
+    active_event: &'a Option<EventView>,
+    discarded_events: &'a [EventCard],
+    merchant: Option<Location>,
+    mercenary: Option<Location>,
+}
+
+#[derive(Serialize)]
+struct CostsRun {
+    costs: Costs,
+}
+
+#[derive(Serialize)]
+struct ResultRun<'a> {
+    result: &'a Option<GameResult>,
+}
+
+/// Each player's area as `viewer` sees it: only a seat's own hand, and its own edict until the
+/// game is over.
+fn players_view(game: &RichardTheLionheart, viewer: Viewer) -> BySeat<PlayerView> {
+    let over = game.stage == Stage::Over;
+    game.players.map(|seat, p| {
+        let own = viewer.is(seat);
+        PlayerView {
+            seat,
+            character: p.character,
+            faction: p.character.map(Character::faction),
+            side: p.side,
+            coins: p.coins,
+            prestige: p.prestige,
+            hand_count: p.hand.total(),
+            hand: own.then_some(p.hand),
+            edict: if own || over { p.edict } else { None },
+            horse: p.horse,
+            ship: p.ship,
+            skill: p.skill,
+            location: p.location,
+            contributed: p.contributed,
+            captor_used: p.captor_used,
+        }
+    })
 }
 
 /// A copy where everything hidden from `viewer` is re-drawn at random, consistently
