@@ -6,6 +6,7 @@ use crate::setup::Options;
 use crate::state::KnightsTemplar;
 use crate::view::View;
 use crate::{rules, score, setup, validate, view};
+use game_core::view_diff::{ViewCache, ViewParts};
 use game_core::{GameRng, InvalidState, Outcome, RuleError, Seat, Seed, SetupError, Viewer};
 
 impl game_core::Game for KnightsTemplar {
@@ -51,11 +52,7 @@ impl game_core::Game for KnightsTemplar {
         view::view_text(self, viewer)
     }
 
-    fn view_texts(
-        &self,
-        viewers: &[Viewer],
-        cache: &mut game_core::view_diff::ViewCache,
-    ) -> Vec<game_core::view_diff::ViewParts> {
+    fn view_texts(&self, viewers: &[Viewer], cache: &mut ViewCache) -> Vec<ViewParts> {
         view::view_texts(self, viewers, cache.get())
     }
 

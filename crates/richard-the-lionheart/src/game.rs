@@ -6,6 +6,7 @@ use crate::setup::Options;
 use crate::state::RichardTheLionheart;
 use crate::view::View;
 use crate::{rules, score, setup, validate, view};
+use game_core::view_diff::{ViewCache, ViewParts};
 use game_core::{
     Game, GameRng, InvalidState, OptionKind, OptionSpec, Outcome, RuleError, Seat, Seed, SetupError, Viewer,
 };
@@ -71,12 +72,7 @@ impl Game for RichardTheLionheart {
         view::view(self, viewer)
     }
 
-    fn view_texts(
-        &self,
-        viewers: &[Viewer],
-        cache: &mut game_core::view_diff::ViewCache,
-    ) -> Vec<game_core::view_diff::ViewParts> {
-        let _ = cache;
+    fn view_texts(&self, viewers: &[Viewer], _: &mut ViewCache) -> Vec<ViewParts> {
         view::view_texts(self, viewers)
     }
 

@@ -7,6 +7,7 @@ use crate::setup::{self, Options, SetupHooks};
 use crate::state::SecretTreasures;
 use crate::view::{self, View};
 use crate::{rules, score, validate};
+use game_core::view_diff::{ViewCache, ViewParts};
 use game_core::{GameRng, InvalidState, OptionSpec, Outcome, RuleError, Seat, Seed, SetupError, Viewer};
 
 impl game_core::Game for SecretTreasures {
@@ -53,12 +54,7 @@ impl game_core::Game for SecretTreasures {
         view::view(self, viewer)
     }
 
-    fn view_texts(
-        &self,
-        viewers: &[Viewer],
-        cache: &mut game_core::view_diff::ViewCache,
-    ) -> Vec<game_core::view_diff::ViewParts> {
-        let _ = cache;
+    fn view_texts(&self, viewers: &[Viewer], _: &mut ViewCache) -> Vec<ViewParts> {
         view::view_texts(self, viewers)
     }
 

@@ -6,6 +6,7 @@ use crate::setup::Options;
 use crate::state::TemplarsJourney;
 use crate::view::View;
 use crate::{rules, score, setup, validate, view};
+use game_core::view_diff::{ViewCache, ViewParts};
 use game_core::{GameRng, InvalidState, Outcome, RuleError, Seat, Seed, SetupError, Viewer};
 
 impl game_core::Game for TemplarsJourney {
@@ -47,12 +48,7 @@ impl game_core::Game for TemplarsJourney {
         view::view(self, viewer)
     }
 
-    fn view_texts(
-        &self,
-        viewers: &[Viewer],
-        cache: &mut game_core::view_diff::ViewCache,
-    ) -> Vec<game_core::view_diff::ViewParts> {
-        let _ = cache;
+    fn view_texts(&self, viewers: &[Viewer], _: &mut ViewCache) -> Vec<ViewParts> {
         view::view_texts(self, viewers)
     }
 
