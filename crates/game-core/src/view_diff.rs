@@ -565,17 +565,9 @@ impl Ops {
     /// Appends the reference token `key` (an object member's unescaped key) to the path.
     fn push_key(&mut self, key: &str) {
         self.path.push('/');
-        let plain = !key.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20);
-        let escaped: Cow<'_, str> = if plain {
-            Cow::Borrowed(key)
-        } else {
-            // As serde_json writes the string, less its quotes.
-            let quoted = serde_json::to_string(key).unwrap_or_default();
-            Cow::Owned(quoted.get(1..quoted.len().saturating_sub(1)).unwrap_or("").to_owned())
-        };
         // RFC 6901: `~` then `/`. JSON string escapes contain neither, so the order of the two
         // escapings does not matter.
-        for c in escaped.chars() {
+        for c in json_escaped(key).chars() {
             match c {
                 '~' => self.path.push_str("~0"),
                 '/' => self.path.push_str("~1"),
@@ -663,13 +655,18 @@ fn write_value(doc: Doc<'_>, start: usize, end: usize, out: &mut String) {
 
 /// `value` as a JSON string, as serde_json writes it.
 fn push_string(value: &str, out: &mut String) {
-    if value.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
-        out.push_str(&serde_json::to_string(value).unwrap_or_default());
-    } else {
-        out.push('"');
-        out.push_str(value);
-        out.push('"');
+    out.push('"');
+    out.push_str(&json_escaped(value));
+    out.push('"');
+}
+
+/// What serde_json writes between the quotes of the string `value`.
+fn json_escaped(value: &str) -> Cow<'_, str> {
+    if !value.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+        return Cow::Borrowed(value);
     }
+    let quoted = serde_json::to_string(value).unwrap_or_default();
+    Cow::Owned(quoted.get(1..quoted.len().saturating_sub(1)).unwrap_or("").to_owned())
 }
 
 /// Whether the text at `start..end` is a scalar that a `Value` writes back byte for byte, and
@@ -719,7 +716,7 @@ fn diff_at(left: Doc<'_>, l0: usize, l1: usize, right: Doc<'_>, r0: usize, r1: u
     }
     // Scalars, or values of different types. Text that differs can still be an equal value
     // (`1.0` and `1.00`), and `json_patch::diff` compares values here: so do we, unless both
-    // are plain scalars (whose texts differ only if their values do) or of different kinds.
+    // are plain scalars (whose texts differ only if their values do).
     if (plain_scalar(left, l0, l1) && plain_scalar(right, r0, r1)) || parse(old) != parse(new) {
         ops.with_value("replace", right, r0, r1);
     }
@@ -906,8 +903,8 @@ pub fn check_view_patches(descriptor: &dyn GameDescriptor, players: usize, optio
         let mut rng = GameRng::from_u64(seed ^ 0x7a7c_4e55);
         let viewers = Viewer::all(players);
         let mut texts: Vec<String> = viewers.iter().map(|v| game.view_json(*v)).collect();
-        // As a live table keeps them: each viewer's view as the parts it was written in.
-        // As a live table keeps it: the engine's memo, carried from step to step.
+        // As a live table keeps them: the engine's memo, carried from step to step, and each
+        // viewer's view as the parts it was written in.
         let mut cache = ViewCache::default();
         let mut kept = game.view_texts(&viewers, &mut cache);
         let mut step = 0;
