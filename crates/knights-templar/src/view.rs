@@ -297,28 +297,32 @@ pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer], memo: &mut V
         .0,
     }));
     let outcome = score::outcome(game);
-    let rest_unchanged = memo.rest.as_ref().is_some_and(|(last, _)| {
-        last.power_queue == game.power_queue
-            && last.setup_draws == game.setup_draws
-            && last.end == game.end
-            && last.outcome == outcome
-    });
-    if !rest_unchanged {
-        let text = Arc::new(ViewText::serialize(&LeanRest {
-            power_queue: &game.power_queue,
-            setup_draws: &game.setup_draws,
-            end: game.end,
-            outcome: Cow::Borrowed(&outcome),
-        }));
-        let inputs = RestInputs {
-            power_queue: game.power_queue.clone(),
-            setup_draws: game.setup_draws.clone(),
-            end: game.end,
-            outcome,
-        };
-        memo.rest = Some((inputs, text));
-    }
-    let rest = memo.rest.as_ref().map(|(_, text)| Arc::clone(text)).unwrap_or_default();
+    let rest = match &memo.rest {
+        Some((last, text))
+            if last.power_queue == game.power_queue
+                && last.setup_draws == game.setup_draws
+                && last.end == game.end
+                && last.outcome == outcome =>
+        {
+            Arc::clone(text)
+        }
+        _ => {
+            let text = Arc::new(ViewText::serialize(&LeanRest {
+                power_queue: &game.power_queue,
+                setup_draws: &game.setup_draws,
+                end: game.end,
+                outcome: Cow::Borrowed(&outcome),
+            }));
+            let inputs = RestInputs {
+                power_queue: game.power_queue.clone(),
+                setup_draws: game.setup_draws.clone(),
+                end: game.end,
+                outcome,
+            };
+            memo.rest = Some((inputs, Arc::clone(&text)));
+            text
+        }
+    };
     if memo.discard != game.discard {
         memo.discard.clone_from(&game.discard);
         memo.discards.clear();
@@ -339,7 +343,14 @@ pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer], memo: &mut V
         memo.discards.push((seen_as, Arc::clone(&text)));
         text
     };
-    let mut heads: Vec<(Viewer, Arc<ViewText>)> = std::mem::take(&mut memo.heads);
+    let mut head_for = |viewer: Viewer| {
+        if let Some((_, text)) = memo.heads.iter().find(|(v, _)| *v == viewer) {
+            return Arc::clone(text);
+        }
+        let text = Arc::new(ViewText::serialize_sized(&LeanViewer { viewer }, 32));
+        memo.heads.push((viewer, Arc::clone(&text)));
+        text
+    };
     let mut pending: Option<(LeanPendingPart, Arc<ViewText>)> = None;
     let mut texts = Vec::with_capacity(viewers.len());
     for &viewer in viewers {
@@ -348,21 +359,11 @@ pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer], memo: &mut V
             let text = Arc::new(ViewText::serialize_sized(&own, 64));
             pending = Some((own, text));
         }
-        let discard = discard_for(viewer);
-        let head = match heads.iter().find(|(v, _)| *v == viewer) {
-            Some((_, text)) => Arc::clone(text),
-            None => {
-                let text = Arc::new(ViewText::serialize_sized(&LeanViewer { viewer }, 32));
-                heads.push((viewer, Arc::clone(&text)));
-                text
-            }
-        };
-        let mut parts = vec![head, Arc::clone(&board), discard];
+        let mut parts = vec![head_for(viewer), Arc::clone(&board), discard_for(viewer)];
         parts.extend(pending.as_ref().map(|(_, text)| Arc::clone(text)));
         parts.push(Arc::clone(&rest));
         texts.push(ViewParts::new(parts));
     }
-    memo.heads = heads;
     texts
 }
 

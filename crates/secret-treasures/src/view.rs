@@ -126,10 +126,7 @@ pub struct RaphaelView {
 
 /// The view of `viewer`.
 pub(crate) fn view(game: &SecretTreasures, viewer: Viewer) -> View {
-    let own = match viewer {
-        Viewer::Seat(s) if s.index() < game.players() => Some(s),
-        _ => None,
-    };
+    let own = own_seat(game, viewer);
     let seats = BySeat::from_fn(game.players(), |seat| SeatView {
         seat,
         token: game.tokens[seat],
@@ -190,6 +187,14 @@ pub(crate) fn view(game: &SecretTreasures, viewer: Viewer) -> View {
     }
 }
 
+/// The seat whose hand and face-down choice `viewer` sees: its own, if it plays.
+fn own_seat(game: &SecretTreasures, viewer: Viewer) -> Option<Seat> {
+    match viewer {
+        Viewer::Seat(s) if s.index() < game.players() => Some(s),
+        _ => None,
+    }
+}
+
 /// Every viewer's view text as parts in [`View`]'s field order (`Game::view_texts`). Only
 /// `viewer`, the hand and the face-down choice differ between viewers: the board, the seats and
 /// the rest are written once per action and every viewer gets the same parts for them, so that
@@ -224,12 +229,12 @@ pub(crate) fn view_texts(game: &SecretTreasures, viewers: &[Viewer]) -> Vec<View
     viewers
         .iter()
         .map(|&viewer| {
-            let own = match viewer {
-                Viewer::Seat(s) if s.index() < game.players() => {
+            let own = match own_seat(game, viewer) {
+                Some(s) => {
                     let hand = Some(game.hands[s].clone());
                     Arc::new(ViewText::serialize_sized(&OwnRun { hand, my_choice: game.chosen[s] }, 128))
                 }
-                _ => Arc::clone(nothing_own.get_or_insert_with(|| {
+                None => Arc::clone(nothing_own.get_or_insert_with(|| {
                     Arc::new(ViewText::serialize_sized(&OwnRun { hand: None, my_choice: None }, 32))
                 })),
             };

@@ -177,7 +177,6 @@ pub struct View {
 
 /// What `viewer` may see (`Game::view`).
 pub(crate) fn view(game: &TemplarsJourney, viewer: Viewer) -> View {
-    let over = game.step == Step::GameOver;
     let chosen: Option<BySeat<bool>> = match &game.step {
         Step::ChooseCards { chosen } => Some(chosen.map(|_, c| c.is_some())),
         _ => None,
@@ -227,19 +226,7 @@ pub(crate) fn view(game: &TemplarsJourney, viewer: Viewer) -> View {
             ship: game.ships.get(s.index()).cloned().unwrap_or_default(),
         })
         .collect();
-    let players = game.players.map(|s, p| PlayerView {
-        seat: s,
-        gold: p.gold,
-        supply: p.supply,
-        temple: p.temple,
-        vp: p.total_vp(),
-        vp_by_source: p.vp.clone(),
-        templars: p.templars.clone(),
-        edicts: p.edicts.clone(),
-        mission: (over || viewer.is(s)).then_some(p.mission),
-        has_chosen_card: chosen.as_ref().and_then(|c| c.get(s).copied()),
-        first_player: s == game.first,
-    });
+    let players = players_view(game, viewer);
     let step = match &game.step {
         Step::SetupKnight { placed } => StepView::SetupKnight { placed: *placed },
         Step::SetupTemplar { placed } => StepView::SetupTemplar { placed: *placed },
@@ -273,6 +260,29 @@ pub(crate) fn view(game: &TemplarsJourney, viewer: Viewer) -> View {
     }
 }
 
+/// Each player's area as `viewer` sees it: a seat sees its own mission, and everyone sees them
+/// all once the game is over.
+fn players_view(game: &TemplarsJourney, viewer: Viewer) -> BySeat<PlayerView> {
+    let over = game.step == Step::GameOver;
+    let chosen = match &game.step {
+        Step::ChooseCards { chosen } => Some(chosen),
+        _ => None,
+    };
+    game.players.map(|s, p| PlayerView {
+        seat: s,
+        gold: p.gold,
+        supply: p.supply,
+        temple: p.temple,
+        vp: p.total_vp(),
+        vp_by_source: p.vp.clone(),
+        templars: p.templars.clone(),
+        edicts: p.edicts.clone(),
+        mission: (over || viewer.is(s)).then_some(p.mission),
+        has_chosen_card: chosen.and_then(|c| c.get(s).map(Option::is_some)),
+        first_player: s == game.first,
+    })
+}
+
 /// Every viewer's view text as parts in [`View`]'s field order (`Game::view_texts`). Only
 /// `viewer`, the players (each seat sees its own mission until the end) and `my_card` differ
 /// between viewers: the map, the edicts, the step and the rest are written once per action, and
@@ -300,18 +310,12 @@ pub(crate) fn view_texts(game: &TemplarsJourney, viewers: &[Viewer]) -> Vec<View
         outcome: &public.outcome,
     }));
     let mut public_players: Option<Arc<ViewText>> = None;
-    let over = game.step == Step::GameOver;
     viewers
         .iter()
         .map(|&viewer| {
             let players = match viewer {
-                // A seat sees its own mission; once the game is over everyone sees them all.
-                Viewer::Seat(seat) if !over && seat.index() < game.players.len() => {
-                    let mut players = public.players.clone();
-                    players[seat].mission = Some(game.players[seat].mission);
-                    Arc::new(ViewText::serialize(&PlayersRun { players: &players }))
-                }
-                _ => Arc::clone(
+                Viewer::Seat(_) => Arc::new(ViewText::serialize(&PlayersRun { players: &players_view(game, viewer) })),
+                Viewer::Spectator => Arc::clone(
                     public_players
                         .get_or_insert_with(|| Arc::new(ViewText::serialize(&PlayersRun { players: &public.players }))),
                 ),
