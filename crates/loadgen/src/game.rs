@@ -267,18 +267,17 @@ pub async fn slot(args: Arc<Args>, stats: Arc<Stats>, deadline: Instant, seed: u
         games += 1;
         let tokens: Vec<String> = (0..args.players).map(|i| circle[(host + i) % circle.len()].clone()).collect();
         host = (host + 1) % circle.len();
-        let played = match new_game(&args, &stats, &client, &ws_urls, &tokens, games).await {
-            Ok((game, players)) => {
-                if first {
-                    first = false;
-                    stats.ready.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    // Spread the first actions of the realistic shape over one think time.
-                    tokio::time::sleep(think(&mut rng, args.think_ms)).await;
-                }
-                play(&args, &stats, &mut rng, deadline, &game, players).await
+        let played = async {
+            let (game, players) = new_game(&args, &stats, &client, &ws_urls, &tokens, games).await?;
+            if first {
+                first = false;
+                stats.ready.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                // Spread the first actions of the realistic shape over one think time.
+                tokio::time::sleep(think(&mut rng, args.think_ms)).await;
             }
-            Err(e) => Err(e),
-        };
+            play(&args, &stats, &mut rng, deadline, &game, players).await
+        }
+        .await;
         match played {
             Err(e) if rate_limited(&e) => {
                 stats.rate_limited.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
