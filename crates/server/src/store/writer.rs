@@ -183,6 +183,13 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Append>, health: Health, lease
         // One by one: an append that conflicts may have been committed by this very batch
         // (its reply lost), and one bad append must not fail the others.
         for append in batch.drain(..) {
+            // Once one of them finds the store unreachable, the rest are answered at once: each
+            // would otherwise wait out the pool's timeout in turn (a batch of 256 for most of an
+            // hour, during which a stopping server waits for its tables).
+            if health.is_down() {
+                let _ = append.done.send(Err(AppendError::Unavailable));
+                continue;
+            }
             let result = append_one(&store, &append.row, fence.as_ref()).await;
             if matches!(result, Err(AppendError::Unavailable)) {
                 health.went_down(&store);
