@@ -241,17 +241,10 @@ pub(crate) fn view(game: &RichardTheLionheart, viewer: Viewer) -> View {
         players: players_view(game, viewer),
         tracks: game.tracks,
         reserve: game.reserve,
-        decks: DeckCounts {
-            provisions: game.provisions.len(),
-            crusade: game.crusade.len(),
-            events: game.events.len(),
-            richard_edicts: game.edicts.richard.len(),
-            john_edicts: game.edicts.john.len(),
-            neutral_edicts: game.edicts.neutral.len(),
-        },
+        decks: deck_counts(game),
         display: game.display,
         verdicts: game.verdicts,
-        active_event: game.active_event.map(|e| EventView { id: e, name: e.name(), timing: e.timing() }),
+        active_event: active_event(game),
         discarded_events: game.discarded_events.clone(),
         merchant: game.merchant,
         mercenary: game.mercenary,
@@ -266,24 +259,26 @@ pub(crate) fn view(game: &RichardTheLionheart, viewer: Viewer) -> View {
 /// action, every viewer getting the same parts for it, so that a table diffs them once. The
 /// server's `view_patches` test checks that the parts join to the view's text at every step.
 pub(crate) fn view_texts(game: &RichardTheLionheart, viewers: &[Viewer]) -> Vec<ViewParts> {
-    let public = view(game, Viewer::Spectator);
+    // The shared runs straight from the game, as `view` writes those fields: no viewer's stage,
+    // players or costs are worked out for them.
+    let to_act: Vec<Seat> = game.stage.seat().into_iter().collect();
     let turn = Arc::new(ViewText::serialize_sized(
-        &TurnRun { round: public.round, first_player: public.first_player, to_act: &public.to_act },
+        &TurnRun { round: game.round, first_player: game.first_player, to_act: &to_act },
         64,
     ));
-    let big_board = Arc::new(ViewText::serialize_sized(&BigBoardRun { big_board: public.big_board }, 32));
+    let big_board = Arc::new(ViewText::serialize_sized(&BigBoardRun { big_board: game.big_board() }, 32));
     let board = Arc::new(ViewText::serialize(&BoardRun {
-        tracks: &public.tracks,
-        reserve: &public.reserve,
-        decks: &public.decks,
-        display: &public.display,
-        verdicts: &public.verdicts,
-        active_event: &public.active_event,
-        discarded_events: &public.discarded_events,
-        merchant: public.merchant,
-        mercenary: public.mercenary,
+        tracks: &game.tracks,
+        reserve: &game.reserve,
+        decks: &deck_counts(game),
+        display: &game.display,
+        verdicts: &game.verdicts,
+        active_event: &active_event(game),
+        discarded_events: &game.discarded_events,
+        merchant: game.merchant,
+        mercenary: game.mercenary,
     }));
-    let result = Arc::new(ViewText::serialize_sized(&ResultRun { result: &public.result }, 64));
+    let result = Arc::new(ViewText::serialize_sized(&ResultRun { result: &game.result }, 64));
     viewers
         .iter()
         .map(|&viewer| {
@@ -361,6 +356,23 @@ struct CostsRun {
 #[derive(Serialize)]
 struct ResultRun<'a> {
     result: &'a Option<GameResult>,
+}
+
+/// The sizes of the face-down decks.
+fn deck_counts(game: &RichardTheLionheart) -> DeckCounts {
+    DeckCounts {
+        provisions: game.provisions.len(),
+        crusade: game.crusade.len(),
+        events: game.events.len(),
+        richard_edicts: game.edicts.richard.len(),
+        john_edicts: game.edicts.john.len(),
+        neutral_edicts: game.edicts.neutral.len(),
+    }
+}
+
+/// The active event, with its name and timing.
+fn active_event(game: &RichardTheLionheart) -> Option<EventView> {
+    game.active_event.map(|e| EventView { id: e, name: e.name(), timing: e.timing() })
 }
 
 /// Each player's area as `viewer` sees it: only a seat's own hand, and its own edict until the
