@@ -6,6 +6,7 @@ use crate::hash::{state_hash, StateHash};
 use crate::rng::Seed;
 use crate::seat::{Seat, SeatNames, Viewer};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::Value;
 use std::marker::PhantomData;
 
@@ -60,14 +61,21 @@ pub enum OptionKind {
 }
 
 /// An event as JSON, with its audience and its text.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct DynEvent {
     /// Who may see it.
     pub audience: Audience,
-    /// The event as the engine reports it.
-    pub data: Value,
+    /// The event as the engine reports it, as compact JSON text written straight from the typed
+    /// event (no `Value` built: each object's members come in the event's own order).
+    pub data: Box<RawValue>,
     /// The event as a sentence.
     pub text: String,
+}
+
+impl PartialEq for DynEvent {
+    fn eq(&self, other: &DynEvent) -> bool {
+        self.audience == other.audience && self.data.get() == other.data.get() && self.text == other.text
+    }
 }
 
 /// Any game behind one JSON interface.
@@ -80,6 +88,10 @@ pub trait DynGame: Send + Sync {
     fn to_act(&self) -> Vec<Seat>;
     /// The legal actions of `seat`, as JSON.
     fn legal_actions(&self, seat: Seat) -> Vec<Value>;
+    /// The same actions as one compact JSON array, written straight from the typed actions (no
+    /// `Value` built: each object's members come in the action's own order, not sorted). Equal
+    /// lists give equal texts.
+    fn legal_actions_json(&self, seat: Seat) -> String;
     /// Applies a JSON action; events are rendered with `names`.
     ///
     /// # Errors
@@ -127,10 +139,15 @@ fn dyn_events<E: GameEvent>(events: Vec<crate::game::Event<E>>, names: &SeatName
         .into_iter()
         .map(|e| DynEvent {
             text: e.event.describe(names),
-            data: serde_json::to_value(&e.event).unwrap_or(Value::Null),
+            // Plain data: serialisation cannot fail.
+            data: serde_json::value::to_raw_value(&e.event).unwrap_or_else(|_| null()),
             audience: e.audience,
         })
         .collect()
+}
+
+fn null() -> Box<RawValue> {
+    RawValue::from_string("null".to_string()).expect("null is JSON")
 }
 
 /// Wraps a typed game as a [`DynGame`].
@@ -152,6 +169,11 @@ impl<G: Game> DynGame for Wrapped<G> {
 
     fn legal_actions(&self, seat: Seat) -> Vec<Value> {
         self.0.legal_actions(seat).iter().filter_map(|a| serde_json::to_value(a).ok()).collect()
+    }
+
+    fn legal_actions_json(&self, seat: Seat) -> String {
+        // Plain data: serialisation cannot fail.
+        serde_json::to_string(&self.0.legal_actions(seat)).unwrap_or_else(|_| "[]".to_string())
     }
 
     fn apply(&mut self, seat: Seat, action: &Value, names: &SeatNames) -> Result<Vec<DynEvent>, RuleError> {

@@ -285,9 +285,14 @@ pub struct SessionWatch {
 }
 
 impl SessionWatch {
-    /// Resolves when the token is revoked.
-    pub async fn revoked(&self) {
-        self.revoked.cancelled().await;
+    /// Whether the token was revoked.
+    pub fn is_revoked(&self) -> bool {
+        self.revoked.is_cancelled()
+    }
+
+    /// A token cancelled when the token is revoked.
+    pub fn revoked_signal(&self) -> CancellationToken {
+        self.revoked.clone()
     }
 }
 

@@ -9,6 +9,7 @@
 
 use crate::error::ApiError;
 use crate::ids::{AccountId, GameId, LobbyId};
+use crate::outbox::Frame;
 use crate::state::AppState;
 use crate::table::TableInfo;
 use serde::Serialize;
@@ -237,7 +238,7 @@ pub struct Delivery {
     /// The message's id; `None` for notices.
     pub id: Option<i64>,
     /// The JSON text frame.
-    pub text: Arc<str>,
+    pub text: Frame,
 }
 
 /// The live rooms: one broadcast channel per room someone follows.

@@ -4,10 +4,15 @@
 //! backlog and closes (see [`crate::ws`]). Every message carries a version, so such a client
 //! reconnects and resubscribes with `last_version`.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::TrySendError;
 use tokio_util::sync::CancellationToken;
+
+/// One message to a socket: a text frame whose bytes are shared (a table's patch goes to every
+/// subscriber of a viewer, and into its history) and handed to the WebSocket layer as they are.
+pub type Frame = axum::extract::ws::Utf8Bytes;
 
 /// How many messages may wait for one socket by default.
 pub const DEFAULT_CAPACITY: usize = 1024;
@@ -16,8 +21,8 @@ pub const DEFAULT_CAPACITY: usize = 1024;
 /// patch and the ack behind it, so that they go out in one write).
 #[derive(Debug)]
 enum Item {
-    One(Arc<str>),
-    Two(Arc<str>, Arc<str>),
+    One(Frame),
+    Two(Frame, Frame),
 }
 
 /// The sending side of a socket's queue (cheap to clone).
@@ -25,6 +30,9 @@ enum Item {
 pub struct Outbox {
     tx: mpsc::Sender<Item>,
     overflow: CancellationToken,
+    /// Set (before `overflow` is cancelled) when the queue overflows: read on every message
+    /// without the token's lock.
+    fell_behind: Arc<AtomicBool>,
 }
 
 /// The socket's side of its queue.
@@ -32,28 +40,35 @@ pub struct Outbox {
 pub struct OutboxReader {
     rx: mpsc::Receiver<Item>,
     /// The second message of a pair, not yet handed out.
-    second: Option<Arc<str>>,
+    second: Option<Frame>,
     overflow: CancellationToken,
+    fell_behind: Arc<AtomicBool>,
 }
 
 /// A queue of at most `capacity` messages (at least 1).
 pub fn outbox(capacity: usize) -> (Outbox, OutboxReader) {
     let (tx, rx) = mpsc::channel(capacity.max(1));
-    let overflow = CancellationToken::new();
-    (Outbox { tx, overflow: overflow.clone() }, OutboxReader { rx, second: None, overflow })
+    let (overflow, fell_behind) = (CancellationToken::new(), Arc::new(AtomicBool::new(false)));
+    let out = Outbox { tx, overflow: overflow.clone(), fell_behind: Arc::clone(&fell_behind) };
+    (out, OutboxReader { rx, second: None, overflow, fell_behind })
 }
 
 impl Outbox {
     /// Queues a message without waiting. False when the socket is gone or has fallen behind; a
     /// full queue marks it as fallen behind, and nothing more is queued for it.
-    pub fn send(&self, text: Arc<str>) -> bool {
+    pub fn send(&self, text: Frame) -> bool {
         self.queue(Item::One(text))
     }
 
     /// Queues two messages as one entry: the socket's writer takes both at once, so they go out in
     /// one write (no wake-up of the writer can fall between them). Otherwise as [`Outbox::send`].
-    pub fn send_two(&self, first: Arc<str>, second: Arc<str>) -> bool {
+    pub fn send_two(&self, first: Frame, second: Frame) -> bool {
         self.queue(Item::Two(first, second))
+    }
+
+    /// Whether the queue has overflowed (nothing more is queued).
+    pub fn fell_behind(&self) -> bool {
+        self.fell_behind.load(Ordering::Acquire)
     }
 
     /// Whether `other` queues to the same socket.
@@ -62,12 +77,13 @@ impl Outbox {
     }
 
     fn queue(&self, item: Item) -> bool {
-        if self.overflow.is_cancelled() {
+        if self.fell_behind.load(Ordering::Acquire) {
             return false;
         }
         match self.tx.try_send(item) {
             Ok(()) => true,
             Err(TrySendError::Full(_)) => {
+                self.fell_behind.store(true, Ordering::Release);
                 self.overflow.cancel();
                 false
             }
@@ -78,7 +94,7 @@ impl Outbox {
 
 impl OutboxReader {
     /// The next message; `None` once every sender is gone.
-    pub async fn recv(&mut self) -> Option<Arc<str>> {
+    pub async fn recv(&mut self) -> Option<Frame> {
         if let Some(second) = self.second.take() {
             return Some(second);
         }
@@ -87,7 +103,7 @@ impl OutboxReader {
     }
 
     /// A message already queued, if any.
-    pub fn try_recv(&mut self) -> Option<Arc<str>> {
+    pub fn try_recv(&mut self) -> Option<Frame> {
         if let Some(second) = self.second.take() {
             return Some(second);
         }
@@ -95,7 +111,7 @@ impl OutboxReader {
         Some(self.unpack(item))
     }
 
-    fn unpack(&mut self, item: Item) -> Arc<str> {
+    fn unpack(&mut self, item: Item) -> Frame {
         match item {
             Item::One(text) => text,
             Item::Two(first, second) => {
@@ -103,6 +119,11 @@ impl OutboxReader {
                 first
             }
         }
+    }
+
+    /// Whether the queue has overflowed.
+    pub fn fell_behind(&self) -> bool {
+        self.fell_behind.load(Ordering::Acquire)
     }
 
     /// Resolves once the queue has overflowed.
@@ -134,7 +155,7 @@ mod tests {
         assert!(out.send("b".into()));
         assert!(!out.overflow.is_cancelled());
         assert!(!out.send("c".into()), "the third message does not fit");
-        assert!(reader.overflow_signal().is_cancelled());
+        assert!(reader.overflow_signal().is_cancelled() && reader.fell_behind());
         assert_eq!(reader.try_recv().as_deref(), Some("a"));
         assert!(!out.send("d".into()), "a socket that fell behind takes nothing more, even with room");
         reader.discard();

@@ -7,6 +7,7 @@ use crate::ids::{GameId, LobbyId};
 use crate::store::Account;
 use game_core::{Audience, DynEvent, Outcome, Seat, Viewer};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 /// The largest text frame the server reads; larger ones get `proto/too_large`.
@@ -104,6 +105,27 @@ pub enum ClientMsg {
 }
 
 /// The `type`s of [`ClientMsg`].
+/// An `action` message, read straight into its fields: the tagged [`ClientMsg`] reads every
+/// message into an intermediate form first, the action included, and actions are most of what
+/// clients send. It accepts exactly what [`ClientMsg::Action`] accepts.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ActionMsg {
+    #[serde(rename = "type")]
+    kind: ActionTag,
+    game: GameId,
+    version: u64,
+    action: Value,
+    #[serde(default)]
+    req: Option<u64>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum ActionTag {
+    Action,
+}
+
 pub const CLIENT_TYPES: &[&str] =
     &["ping", "subscribe_lobby", "unsubscribe_lobby", "subscribe", "unsubscribe", "action", "chat", "chat_mute"];
 
@@ -133,6 +155,14 @@ impl ClientMsg {
         }
         // The common case, a well-formed message, is read in one pass; only a message that does
         // not read is looked at again, to answer with its `req` and the precise reason.
+        if let Ok(ActionMsg { kind: ActionTag::Action, game, version, action, req }) = serde_json::from_str(text) {
+            return Ok(ClientMsg::Action { game, version, action, req });
+        }
+        ClientMsg::parse_tagged(text)
+    }
+
+    /// [`ClientMsg::parse`] without its shortcut for actions.
+    fn parse_tagged(text: &str) -> Result<ClientMsg, (ApiError, Option<u64>)> {
         if let Ok(msg) = serde_json::from_str::<ClientMsg>(text) {
             return Ok(msg);
         }
@@ -165,7 +195,7 @@ pub struct EventOut {
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct EventRef<'a> {
     /// The event as the engine reports it.
-    pub data: &'a Value,
+    pub data: &'a RawValue,
     /// The event as a sentence.
     pub text: &'a str,
     /// Whether only some seats see it.
@@ -188,7 +218,12 @@ impl EventOut {
     pub fn visible(events: &[DynEvent], viewer: Viewer) -> Vec<EventOut> {
         EventRef::visible(events, viewer)
             .into_iter()
-            .map(|e| EventOut { data: e.data.clone(), text: e.text.to_owned(), private: e.private })
+            .map(|e| EventOut {
+                // The engine wrote it: it reads back.
+                data: serde_json::from_str(e.data.get()).unwrap_or(Value::Null),
+                text: e.text.to_owned(),
+                private: e.private,
+            })
             .collect()
     }
 }
@@ -241,7 +276,7 @@ pub enum ServerMsg<'a> {
         /// The seats the game waits for.
         to_act: &'a [Seat],
         /// This subscriber's legal actions now (empty for spectators and seats not waited for).
-        legal_actions: &'a [Value],
+        legal_actions: &'a RawValue,
         /// SHA-256 of the seed, published before the first move.
         seed_commitment: &'a str,
         /// The seed, once the game is over.
@@ -267,7 +302,7 @@ pub enum ServerMsg<'a> {
         /// The seats the game waits for now.
         to_act: &'a [Seat],
         /// This subscriber's legal actions now.
-        legal_actions: &'a [Value],
+        legal_actions: &'a RawValue,
         /// The seed, when this action ended the game.
         seed: Option<String>,
         /// The result, when this action ended the game.
@@ -317,7 +352,7 @@ pub enum ServerMsg<'a> {
 
 impl ServerMsg<'_> {
     /// The message as a JSON text frame.
-    pub fn to_text(&self) -> std::sync::Arc<str> {
+    pub fn to_text(&self) -> crate::outbox::Frame {
         // Every field is plain data: serialisation cannot fail.
         serde_json::to_string(self).unwrap_or_default().into()
     }
@@ -329,13 +364,13 @@ impl ServerMsg<'_> {
 /// A table writes one for every viewer after every action.
 pub struct PatchFrames {
     /// `{"type":"patch","game":…,"version":…,"seat":…,"patch":`
-    head: Vec<u8>,
+    head: String,
     /// `,"to_act":[…],"legal_actions":`
-    middle: Vec<u8>,
+    middle: String,
     /// `,"seed":…,"outcome":…` and `by_clock` and `clock` when set, then `}`.
-    tail: Vec<u8>,
+    tail: String,
     /// The events' JSON by which of them the viewer sees.
-    events: Vec<(Vec<bool>, Vec<u8>)>,
+    events: Vec<(Vec<bool>, String)>,
 }
 
 impl PatchFrames {
@@ -351,35 +386,35 @@ impl PatchFrames {
         by_clock: bool,
         clock: Option<&Clock>,
     ) -> PatchFrames {
-        fn json<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
+        fn json<T: Serialize + ?Sized>(value: &T) -> String {
             // Plain data: serialisation cannot fail.
-            serde_json::to_vec(value).unwrap_or_default()
+            serde_json::to_string(value).unwrap_or_default()
         }
-        let mut head = Vec::with_capacity(96);
-        head.extend_from_slice(br#"{"type":"patch","game":"#);
-        head.extend(json(game));
-        head.extend_from_slice(br#","version":"#);
-        head.extend(json(&version));
-        head.extend_from_slice(br#","seat":"#);
-        head.extend(json(&seat));
-        head.extend_from_slice(br#","patch":"#);
-        let mut middle = Vec::with_capacity(48);
-        middle.extend_from_slice(br#","to_act":"#);
-        middle.extend(json(to_act));
-        middle.extend_from_slice(br#","legal_actions":"#);
-        let mut tail = Vec::with_capacity(48);
-        tail.extend_from_slice(br#","seed":"#);
-        tail.extend(json(&seed));
-        tail.extend_from_slice(br#","outcome":"#);
-        tail.extend(json(&outcome));
+        let mut head = String::with_capacity(96);
+        head.push_str(r#"{"type":"patch","game":"#);
+        head.push_str(&json(game));
+        head.push_str(r#","version":"#);
+        head.push_str(&json(&version));
+        head.push_str(r#","seat":"#);
+        head.push_str(&json(&seat));
+        head.push_str(r#","patch":"#);
+        let mut middle = String::with_capacity(48);
+        middle.push_str(r#","to_act":"#);
+        middle.push_str(&json(to_act));
+        middle.push_str(r#","legal_actions":"#);
+        let mut tail = String::with_capacity(48);
+        tail.push_str(r#","seed":"#);
+        tail.push_str(&json(&seed));
+        tail.push_str(r#","outcome":"#);
+        tail.push_str(&json(&outcome));
         if by_clock {
-            tail.extend_from_slice(br#","by_clock":true"#);
+            tail.push_str(r#","by_clock":true"#);
         }
         if let Some(clock) = clock {
-            tail.extend_from_slice(br#","clock":"#);
-            tail.extend(json(clock));
+            tail.push_str(r#","clock":"#);
+            tail.push_str(&json(clock));
         }
-        tail.push(b'}');
+        tail.push('}');
         PatchFrames { head, middle, tail, events: Vec::new() }
     }
 
@@ -389,39 +424,47 @@ impl PatchFrames {
         patch: &str,
         events: &[DynEvent],
         viewer: Viewer,
-        legal_actions: &[Value],
-    ) -> std::sync::Arc<str> {
+        legal_actions: &str,
+    ) -> crate::outbox::Frame {
         let sees: Vec<bool> = events.iter().map(|e| e.audience.includes(viewer)).collect();
         let index = match self.events.iter().position(|(s, _)| *s == sees) {
             Some(i) => i,
             None => {
-                let text = serde_json::to_vec(&EventRef::visible(events, viewer)).unwrap_or_default();
+                let text = serde_json::to_string(&EventRef::visible(events, viewer)).unwrap_or_default();
                 self.events.push((sees, text));
                 self.events.len() - 1
             }
         };
         let events = &self.events[index].1;
-        let mut out = Vec::with_capacity(self.head.len() + self.middle.len() + self.tail.len() + events.len() + 512);
-        out.extend_from_slice(&self.head);
-        out.extend_from_slice(patch.as_bytes());
-        out.extend_from_slice(br#","events":"#);
-        out.extend_from_slice(events);
-        out.extend_from_slice(&self.middle);
-        let _ = serde_json::to_writer(&mut out, legal_actions);
-        out.extend_from_slice(&self.tail);
-        String::from_utf8(out).unwrap_or_default().into()
+        let mut out = String::with_capacity(
+            self.head.len()
+                + patch.len()
+                + events.len()
+                + self.middle.len()
+                + legal_actions.len()
+                + self.tail.len()
+                + 16,
+        );
+        out.push_str(&self.head);
+        out.push_str(patch);
+        out.push_str(r#","events":"#);
+        out.push_str(events);
+        out.push_str(&self.middle);
+        out.push_str(legal_actions);
+        out.push_str(&self.tail);
+        out.into()
     }
 }
 
 /// An error message.
-pub fn error_text(error: &ApiError, req: Option<u64>, game: Option<&GameId>) -> std::sync::Arc<str> {
+pub fn error_text(error: &ApiError, req: Option<u64>, game: Option<&GameId>) -> crate::outbox::Frame {
     let body = error.body();
     ServerMsg::Error { req, game, code: body.code, message: body.message, details: body.details }.to_text()
 }
 
 /// An error about a lobby the socket follows, sent without a request (the follower was removed, or
 /// may no longer see the lobby): `details` names the lobby.
-pub fn lobby_error_text(error: &ApiError, lobby: &LobbyId) -> std::sync::Arc<str> {
+pub fn lobby_error_text(error: &ApiError, lobby: &LobbyId) -> crate::outbox::Frame {
     let body = error.body();
     let details = Some(serde_json::json!({ "lobby": lobby }));
     ServerMsg::Error { req: None, game: None, code: body.code, message: body.message, details }.to_text()
@@ -431,12 +474,41 @@ pub fn lobby_error_text(error: &ApiError, lobby: &LobbyId) -> std::sync::Arc<str
 mod tests {
     use super::*;
 
+    #[test]
+    fn an_action_is_read_as_the_tagged_message_reads_it() {
+        let texts = [
+            r#"{"type":"action","game":"g1","version":3,"action":{"pick":12},"req":7}"#,
+            r#"{"game":"g1","action":[1,{"b":2,"a":1}],"version":0,"type":"action"}"#,
+            r#"{"type":"action","game":"g1","version":3,"action":null,"req":null}"#,
+            r#"{"type":"action","game":"g1","version":3,"action":{"pick":12},"extra":1}"#,
+            r#"{"type":"action","type":"action","game":"g1","version":3,"action":1}"#,
+            r#"{"type":"action","game":"g1","version":-1,"action":1}"#,
+            r#"{"type":"action","game":null,"version":3,"action":1}"#,
+            r#"{"type":"action","game":"g1","action":1}"#,
+            r#"{"type":"ping","game":"g1","version":3,"action":1}"#,
+            r#"{"type":"ping","req":2}"#,
+            r#"{"type":"Action","game":"g1","version":3,"action":1}"#,
+        ];
+        let mut read = 0;
+        for text in texts {
+            let tagged = ClientMsg::parse_tagged(text).ok();
+            let parsed = ClientMsg::parse(text).ok();
+            assert_eq!(parsed, tagged, "{text}");
+            read += usize::from(parsed.is_some());
+        }
+        assert_eq!(read, 5, "the first three, the one with a repeated key (the last one wins) and the ping read");
+    }
+
     /// An event every viewer sees, and one only seat 0 sees (with quotes to escape).
     fn two_events() -> [DynEvent; 2] {
         [
-            DynEvent { data: serde_json::json!({"drew": 3}), text: "Ana drew".into(), audience: Audience::All },
             DynEvent {
-                data: serde_json::json!({"card": 7}),
+                data: RawValue::from_string(r#"{"drew":3}"#.into()).unwrap(),
+                text: "Ana drew".into(),
+                audience: Audience::All,
+            },
+            DynEvent {
+                data: RawValue::from_string(r#"{"card":7}"#.into()).unwrap(),
                 text: "Ana saw \"7\"".into(),
                 audience: Audience::Only(vec![game_core::Seat(0)]),
             },
@@ -457,7 +529,9 @@ mod tests {
             serde_json::from_value(serde_json::json!([{"op": "remove", "path": "/fate/x"}])).unwrap();
         let outcome = Outcome::from_scores(vec![3, 1], vec![]);
         let clock = Clock { seats: vec![game_core::Seat(1)], remaining_ms: 1500 };
-        let legal = [serde_json::json!({"pick": 12}), serde_json::json!({"pass": true})];
+        let legal =
+            serde_json::to_string(&[serde_json::json!({"pick": 12}), serde_json::json!({"pass": true})]).unwrap();
+        let (legal, none) = (RawValue::from_string(legal).unwrap(), RawValue::from_string("[]".into()).unwrap());
         let to_act = [game_core::Seat(1)];
         for (seed, outcome, by_clock, clock) in [
             (None, None, false, None),
@@ -472,7 +546,7 @@ mod tests {
                 Viewer::Spectator,
                 Viewer::Seat(game_core::Seat(0)),
             ] {
-                let legal: &[Value] = if viewer == Viewer::Seat(game_core::Seat(1)) { &legal } else { &[] };
+                let legal: &RawValue = if viewer == Viewer::Seat(game_core::Seat(1)) { &legal } else { &none };
                 let patch = if viewer == Viewer::Spectator { &other } else { &patch };
                 let expected = ServerMsg::Patch {
                     game: &game,
@@ -488,7 +562,10 @@ mod tests {
                     clock: clock.cloned(),
                 }
                 .to_text();
-                assert_eq!(frames.frame(&serde_json::to_string(patch).unwrap(), &events, viewer, legal), expected);
+                assert_eq!(
+                    frames.frame(&serde_json::to_string(patch).unwrap(), &events, viewer, legal.get()),
+                    expected
+                );
             }
             assert_eq!(frames.events.len(), 2, "the events are written once per audience");
         }

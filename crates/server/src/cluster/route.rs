@@ -298,7 +298,7 @@ fn deliver(node: &Node, payload: &[u8]) {
     let Ok(text) = std::str::from_utf8(text) else { return };
     let Ok(mut deliveries) = node.deliveries.lock() else { return };
     if let Some(out) = deliveries.get(&conn) {
-        if !out.send(Arc::from(text)) {
+        if !out.send(text.into()) {
             // The socket is gone or fell behind (it closes, and resubscribes when it reconnects).
             deliveries.remove(&conn);
         }

@@ -6,6 +6,7 @@ use crate::catalog::Catalog;
 use crate::cluster::notice::Notice;
 use crate::error::ApiError;
 use crate::ids::{AccountId, GameId, LobbyId};
+use crate::outbox::Frame;
 use crate::protocol::ServerMsg;
 use crate::store::{Account, AccountKind, GameRecord, GameStatus, NewGame, Store};
 use crate::table::{Rebuilt, Tables};
@@ -30,7 +31,7 @@ pub struct LobbyUpdate {
     /// The lobby after the change.
     pub lobby: Arc<Lobby>,
     /// Its `lobby` message frame.
-    pub text: Arc<str>,
+    pub text: Frame,
 }
 
 /// The host removed `account` from `lobby` (whose game, if started, is `game`).

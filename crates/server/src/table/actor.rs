@@ -8,12 +8,15 @@ use super::{rebuild, unsubscribed, Command, ConnId, Outbox, Rebuilt, TableConfig
 use crate::catalog::Catalog;
 use crate::clock::deadline;
 use crate::error::ApiError;
+use crate::outbox::Frame;
 use crate::protocol::{error_text, Clock, PatchFrames, ServerMsg};
 use crate::store::writer::{AppendError, Writer};
 use crate::store::{ActionRow, Store};
 use game_core::view_diff::{diff_parts_memo, DiffMemo, ViewCache, ViewParts};
 use game_core::{DynEvent, DynGame, GameRng, RandomBot, Seat, SeatNames, Seed, Viewer};
+use serde_json::value::RawValue;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::sync::Arc;
 use tokio::sync::mpsc;
@@ -23,6 +26,9 @@ use tokio_util::sync::CancellationToken;
 /// How many past versions each viewer keeps, to resume reconnecting clients with patches.
 const HISTORY: usize = 256;
 
+/// The legal actions of a viewer the game does not wait for.
+const NO_ACTIONS: &str = "[]";
+
 /// One viewer (a seat, or the spectators): its current view, recent messages, subscribers.
 struct ViewerSync {
     viewer: Viewer,
@@ -30,12 +36,12 @@ struct ViewerSync {
     /// when it was not kept up to date (nobody watched).
     view: Option<ViewParts>,
     /// The patch messages of recent versions, oldest first.
-    history: VecDeque<(u64, Arc<str>)>,
+    history: VecDeque<(u64, Frame)>,
     subscribers: Vec<(ConnId, Outbox)>,
     /// Whether to keep the view and history even with no subscriber (players who may reconnect).
     keep: bool,
-    /// Its legal actions at the table's version (kept viewers only).
-    legal: Vec<Value>,
+    /// Its legal actions at the table's version (kept viewers only), as the JSON array text sent.
+    legal: Cow<'static, str>,
     /// The version since which `legal` has not changed: an action sent for any version from
     /// this one on was chosen among the very options the seat has now, so it is not stale.
     legal_since: u64,
@@ -109,8 +115,10 @@ impl Actor {
                     subscribers: vec![],
                     keep,
                     legal: match viewer {
-                        Viewer::Seat(seat) if keep && game.to_act().contains(&seat) => game.legal_actions(seat),
-                        _ => Vec::new(),
+                        Viewer::Seat(seat) if keep && game.to_act().contains(&seat) => {
+                            game.legal_actions_json(seat).into()
+                        }
+                        _ => NO_ACTIONS.into(),
                     },
                     legal_since: rebuilt.version,
                 }
@@ -328,8 +336,8 @@ impl Actor {
             v.history.clear();
             v.view = None;
             v.legal = match v.viewer {
-                Viewer::Seat(seat) if v.keep && to_act.contains(&seat) => self.game.legal_actions(seat),
-                _ => Vec::new(),
+                Viewer::Seat(seat) if v.keep && to_act.contains(&seat) => self.game.legal_actions_json(seat).into(),
+                _ => NO_ACTIONS.into(),
             };
             v.legal_since = version;
             let subscribers = std::mem::take(&mut v.subscribers);
@@ -343,10 +351,10 @@ impl Actor {
     }
 
     /// The legal actions sent to `viewer`: only a seat the game waits for has any.
-    fn legal_actions(&self, viewer: Viewer, to_act: &[Seat]) -> Vec<Value> {
+    fn legal_actions(&self, viewer: Viewer, to_act: &[Seat]) -> Cow<'static, str> {
         match viewer {
-            Viewer::Seat(seat) if to_act.contains(&seat) => self.game.legal_actions(seat),
-            _ => Vec::new(),
+            Viewer::Seat(seat) if to_act.contains(&seat) => self.game.legal_actions_json(seat).into(),
+            _ => NO_ACTIONS.into(),
         }
     }
 
@@ -392,16 +400,18 @@ impl Actor {
             let viewer = self.viewers[i].viewer;
             let legal = self.legal_actions(viewer, &to_act);
             let v = &mut self.viewers[i];
+            let text = v.view.as_ref().map(|old_view| {
+                let patch = diff_parts_memo(old_view, &new_view, &mut self.memo);
+                frames.frame(&patch, events, viewer, &legal)
+            });
             if v.keep && v.legal != legal {
-                v.legal.clone_from(&legal);
+                v.legal = legal;
                 v.legal_since = self.version;
             }
-            let Some(old_view) = v.view.as_ref() else {
+            let Some(text) = text else {
                 v.view = Some(new_view);
                 continue;
             };
-            let patch = diff_parts_memo(old_view, &new_view, &mut self.memo);
-            let text = frames.frame(&patch, events, viewer, &legal);
             v.view = Some(new_view);
             v.history.push_back((self.version, text.clone()));
             if v.history.len() > HISTORY {
@@ -448,6 +458,9 @@ impl Actor {
             let view: Value = serde_json::from_str(parts.join().as_str()).unwrap_or(Value::Null);
             let to_act = self.game.to_act();
             let outcome = self.game.outcome();
+            // The engine writes valid JSON; an unreadable list would be a bug, and shows as none.
+            let legal = RawValue::from_string(self.legal_actions(viewer, &to_act).into_owned())
+                .unwrap_or_else(|_| RawValue::from_string(NO_ACTIONS.to_string()).expect("an empty array"));
             let snapshot = ServerMsg::Snapshot {
                 game: &self.info.id,
                 catalog_id: &self.info.catalog_id,
@@ -459,7 +472,7 @@ impl Actor {
                 seats: &self.info.seats,
                 view: &view,
                 to_act: &to_act,
-                legal_actions: &self.legal_actions(viewer, &to_act),
+                legal_actions: &legal,
                 seed_commitment: &self.seed.commitment(),
                 seed: outcome.as_ref().map(|_| self.seed.to_hex()),
                 outcome: outcome.as_ref(),
@@ -581,7 +594,7 @@ impl Answer {
         Some(AckFor { req: self.req, game: self.game.clone() })
     }
 
-    fn send(mut self, text: Arc<str>) {
+    fn send(mut self, text: Frame) {
         if let Some(out) = self.out.take() {
             out.send(text);
         }

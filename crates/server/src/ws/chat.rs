@@ -6,9 +6,9 @@ use crate::chat::{clean_text, Access, Author, ChatError, ChatMessage, Delivery, 
 use crate::error::ApiError;
 use crate::ids::{now_ms, AccountId, GameId, LobbyId};
 use crate::lobby::registry::Kick;
+use crate::outbox::Frame;
 use crate::protocol::{error_text, lobby_error_text};
 use serde_json::json;
-use std::sync::Arc;
 use tokio::task::JoinHandle;
 
 /// One room the socket reads: the task that forwards it, and what its access check needs.
@@ -25,7 +25,7 @@ impl Drop for ChatFollow {
 }
 
 /// An error about a room, without a request: the room is named as the lobby and game errors name theirs.
-fn room_error_text(error: &ApiError, room: &Room) -> Arc<str> {
+fn room_error_text(error: &ApiError, room: &Room) -> Frame {
     match room {
         Room::Lobby(id) => lobby_error_text(error, id),
         Room::Game(id) => error_text(error, None, Some(id)),

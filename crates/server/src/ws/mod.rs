@@ -23,8 +23,7 @@ use crate::error::ApiError;
 use crate::http::extract::{ClientIp, Query};
 use crate::ids::{GameId, LobbyId};
 use crate::limits::SocketRate;
-use crate::lobby::registry::Kick;
-use crate::outbox::{outbox, Outbox};
+use crate::outbox::{outbox, Frame, Outbox};
 use crate::protocol::{error_text, ClientMsg, ServerMsg, MAX_MESSAGE_BYTES};
 use crate::state::AppState;
 use crate::store::Account;
@@ -40,10 +39,9 @@ use serde::Deserialize;
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use tokio::sync::{broadcast, oneshot};
+use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
-use tokio_util::sync::CancellationToken;
-use transport::{finish, linger, revoked, write, End, Stream, HARD_FRAME_LIMIT};
+use transport::{finish, linger, watch, write, End, Notice, Stream, Watched, HARD_FRAME_LIMIT};
 
 /// The subprotocol every client offers (and the server selects).
 pub const SUBPROTOCOL: &str = "chapterhouse";
@@ -119,7 +117,6 @@ struct Connection {
     out: Outbox,
     games: HashMap<GameId, TableHandle>,
     lobbies: HashMap<LobbyId, JoinHandle<()>>,
-    kicks: broadcast::Receiver<Kick>,
     rate: SocketRate,
     chats: HashMap<crate::chat::Room, chat::ChatFollow>,
 }
@@ -134,7 +131,7 @@ impl Connection {
             Some(token) => match account_for(&state, &token).await {
                 Ok(account) => Some(account),
                 Err(e) => {
-                    let _ = sink.send(Message::Text(error_text(&e, None, None).as_ref().into())).await;
+                    let _ = sink.send(Message::Text(error_text(&e, None, None))).await;
                     let frame = CloseFrame { code: CLOSE_UNAUTHORIZED, reason: e.code().into() };
                     let _ = sink.send(Message::Close(Some(frame))).await;
                     return;
@@ -142,12 +139,18 @@ impl Connection {
             },
         };
         let (out, queue) = outbox(state.socket_queue);
-        let fell_behind = queue.overflow_signal();
+        let id = state.next_conn.fetch_add(1, Ordering::Relaxed);
+        let notices = watch(Watched {
+            conn: id,
+            revoked: session.as_ref().map(SessionWatch::revoked_signal),
+            fell_behind: queue.overflow_signal(),
+            closing: state.sockets_closing.clone(),
+            kicks: state.lobbies.kicks(),
+        });
         let (close, close_rx) = oneshot::channel();
         let writer = tokio::spawn(write(sink, queue, close_rx));
         let mut conn = Connection {
-            id: state.next_conn.fetch_add(1, Ordering::Relaxed),
-            kicks: state.lobbies.kicks(),
+            id,
             rate: state.limits.socket_messages(),
             state,
             account,
@@ -159,7 +162,7 @@ impl Connection {
         conn.send(
             ServerMsg::Welcome { account: conn.account.as_ref(), max_message_bytes: MAX_MESSAGE_BYTES }.to_text(),
         );
-        let end = conn.read(&mut stream, session.as_ref(), &fell_behind).await;
+        let end = conn.read(&mut stream, session.as_ref(), notices).await;
         conn.close().await;
         match end {
             End::ClientGone => writer.abort(),
@@ -178,39 +181,42 @@ impl Connection {
         }
     }
 
-    /// Handles the client's frames until the connection has to end.
+    /// Handles the client's frames, and the [`Notice`]s about the connection, until the
+    /// connection has to end.
     async fn read(
         &mut self,
         stream: &mut Stream,
         session: Option<&SessionWatch>,
-        fell_behind: &CancellationToken,
+        mut notices: mpsc::UnboundedReceiver<Notice>,
     ) -> End {
-        let closing = self.state.sockets_closing.clone();
         loop {
             tokio::select! {
                 biased;
-                _ = revoked(session) => {
-                    self.fail(&ApiError::InvalidToken, None, None);
-                    let reason = ApiError::InvalidToken.code().into();
-                    return End::Close(CloseFrame { code: CLOSE_UNAUTHORIZED, reason });
-                }
-                _ = fell_behind.cancelled() => return End::FellBehind,
-                kick = self.kicks.recv() => match kick {
-                    Ok(kick) => {
+                Some(notice) = notices.recv() => match notice {
+                    Notice::Revoked => {
+                        return self.revoked();
+                    }
+                    Notice::FellBehind => return End::FellBehind,
+                    Notice::Kick(kick) => {
                         self.kicked_from_chat(&kick);
                         self.kicked(kick).await;
                     }
-                    Err(broadcast::error::RecvError::Lagged(missed)) => {
-                        tracing::warn!(conn = self.id, missed, "kick notices lagged");
+                    Notice::Closing => {
+                        let reason = "server shutting down".into();
+                        return End::Close(CloseFrame { code: axum::extract::ws::close_code::AWAY, reason });
                     }
-                    Err(broadcast::error::RecvError::Closed) => {}
                 },
-                _ = closing.cancelled() => {
-                    let reason = "server shutting down".into();
-                    return End::Close(CloseFrame { code: axum::extract::ws::close_code::AWAY, reason });
-                }
                 frame = stream.next() => match frame {
-                    Some(Ok(Message::Text(text))) => self.handle(text.as_str()).await,
+                    Some(Ok(Message::Text(text))) => {
+                        // The watcher may not have passed these on yet: nothing is handled after them.
+                        if session.is_some_and(SessionWatch::is_revoked) {
+                            return self.revoked();
+                        }
+                        if self.out.fell_behind() {
+                            return End::FellBehind;
+                        }
+                        self.handle(text.as_str()).await;
+                    }
                     Some(Ok(Message::Binary(_))) => {
                         self.fail(&ApiError::Malformed("send text frames with JSON".into()), None, None);
                     }
@@ -237,7 +243,14 @@ impl Connection {
         }
     }
 
-    fn send(&self, text: Arc<str>) {
+    /// Tells the client its token was revoked; the socket then closes with [`CLOSE_UNAUTHORIZED`].
+    fn revoked(&self) -> End {
+        self.fail(&ApiError::InvalidToken, None, None);
+        let reason = ApiError::InvalidToken.code().into();
+        End::Close(CloseFrame { code: CLOSE_UNAUTHORIZED, reason })
+    }
+
+    fn send(&self, text: Frame) {
         self.out.send(text);
     }
 

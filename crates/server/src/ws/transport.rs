@@ -4,14 +4,16 @@
 //! A client that stops reading fills its queue; its writer then drops the backlog and closes the
 //! socket with [`CLOSE_SLOW_CONSUMER`], while the tables and everyone else carry on.
 
-use crate::accounts::SessionWatch;
+use crate::lobby::registry::Kick;
 use crate::outbox::OutboxReader;
+use crate::table::ConnId;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use std::time::Duration;
-use tokio::sync::oneshot;
+use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
 
 /// Frames above this are refused by the WebSocket layer itself (the socket is closed with 1009);
 /// frames above [`crate::protocol::MAX_MESSAGE_BYTES`] but below this get a `proto/too_large` error.
@@ -46,37 +48,84 @@ pub(super) enum End {
     Refused(CloseFrame),
 }
 
-/// Resolves when the socket's token is revoked; never for an anonymous socket.
-pub(super) async fn revoked(session: Option<&SessionWatch>) {
-    match session {
-        Some(session) => session.revoked().await,
-        None => std::future::pending().await,
-    }
+/// What, besides the client's frames, makes a connection's reader act.
+pub(super) enum Notice {
+    /// The socket's token was revoked.
+    Revoked,
+    /// Its queue overflowed.
+    FellBehind,
+    /// The server is shutting down.
+    Closing,
+    /// Someone was removed from a lobby.
+    Kick(Kick),
 }
 
-fn text_frame(text: &str) -> Message {
-    Message::Text(text.into())
+/// What a connection's watcher waits for (see [`watch`]).
+pub(super) struct Watched {
+    pub(super) conn: ConnId,
+    /// The token's revocation (none for an anonymous socket).
+    pub(super) revoked: Option<CancellationToken>,
+    pub(super) fell_behind: CancellationToken,
+    pub(super) closing: CancellationToken,
+    pub(super) kicks: broadcast::Receiver<Kick>,
+}
+
+/// Starts a task that waits for what may interrupt a connection's reading and passes each on
+/// as a [`Notice`]: the reader then waits on this one queue beside its socket, instead of
+/// setting up a wait on every signal for every frame it reads. The task ends after an ending
+/// notice, or once the reader is gone.
+pub(super) fn watch(watched: Watched) -> mpsc::UnboundedReceiver<Notice> {
+    let (tx, rx) = mpsc::unbounded_channel();
+    let Watched { conn, revoked, fell_behind, closing, mut kicks } = watched;
+    tokio::spawn(async move {
+        let mut kicks_open = true;
+        loop {
+            let notice = tokio::select! {
+                biased;
+                () = tx.closed() => return,
+                () = async { match &revoked { Some(token) => token.cancelled().await, None => std::future::pending().await } } => Notice::Revoked,
+                () = fell_behind.cancelled() => Notice::FellBehind,
+                kick = kicks.recv(), if kicks_open => match kick {
+                    Ok(kick) => Notice::Kick(kick),
+                    Err(broadcast::error::RecvError::Lagged(missed)) => {
+                        tracing::warn!(conn, missed, "kick notices lagged");
+                        continue;
+                    }
+                    Err(broadcast::error::RecvError::Closed) => {
+                        kicks_open = false;
+                        continue;
+                    }
+                },
+                () = closing.cancelled() => Notice::Closing,
+            };
+            let ends = !matches!(notice, Notice::Kick(_));
+            if tx.send(notice).is_err() || ends {
+                return;
+            }
+        }
+    });
+    rx
 }
 
 /// Writes the connection's queue to the client until told to close (then what is queued goes out
 /// first), or until the queue overflows: then the backlog is dropped and the socket is closed
 /// with [`CLOSE_SLOW_CONSUMER`].
+///
+/// The overflow is looked for when a message is taken and watched only while a write waits on
+/// the client: a queue can only fill while its writer is not taking from it.
 pub(super) async fn write(mut sink: Sink, mut queue: OutboxReader, mut close: oneshot::Receiver<CloseFrame>) {
     let fell_behind = queue.overflow_signal();
     loop {
-        tokio::select! {
+        let text = tokio::select! {
             biased;
-            _ = fell_behind.cancelled() => {
-                queue.discard();
-                let frame = CloseFrame { code: CLOSE_SLOW_CONSUMER, reason: "proto/slow_consumer".into() };
-                let _ = tokio::time::timeout(CLOSE_GRACE, sink.send(Message::Close(Some(frame)))).await;
-                return;
-            }
             frame = &mut close => {
+                if queue.fell_behind() {
+                    return close_slow_consumer(sink, queue).await;
+                }
                 if let Ok(frame) = frame {
                     let _ = tokio::time::timeout(CLOSE_GRACE, async {
                         while let Some(text) = queue.try_recv() {
-                            sink.send(text_frame(&text)).await?;
+                            sink.send(Message::Text(text)).await?;
                         }
                         sink.send(Message::Close(Some(frame))).await
                     })
@@ -84,25 +133,35 @@ pub(super) async fn write(mut sink: Sink, mut queue: OutboxReader, mut close: on
                 }
                 return;
             }
-            text = queue.recv() => {
-                let Some(text) = text else { return };
-                // What is queued together (a patch and the ack behind it) goes out in one write.
-                let send_queued = async {
-                    sink.feed(text_frame(&text)).await?;
-                    while let Some(more) = queue.try_recv() {
-                        sink.feed(text_frame(&more)).await?;
-                    }
-                    sink.flush().await
-                };
-                tokio::select! {
-                    sent = send_queued => if sent.is_err() { return },
-                    // A client that stopped reading: stop waiting on it (the frame stays buffered
-                    // whole, ahead of the close frame), so that the overflow is handled above.
-                    _ = fell_behind.cancelled() => {}
-                }
+            text = queue.recv() => text,
+        };
+        if queue.fell_behind() {
+            return close_slow_consumer(sink, queue).await;
+        }
+        let Some(text) = text else { return };
+        // What is queued together (a patch and the ack behind it) goes out in one write.
+        let send_queued = async {
+            sink.feed(Message::Text(text)).await?;
+            while let Some(more) = queue.try_recv() {
+                sink.feed(Message::Text(more)).await?;
             }
+            sink.flush().await
+        };
+        tokio::select! {
+            biased;
+            sent = send_queued => if sent.is_err() { return },
+            // A client that stopped reading: stop waiting on it (the frame stays buffered whole,
+            // ahead of the close frame), so that the overflow is handled above.
+            _ = fell_behind.cancelled() => {}
         }
     }
+}
+
+/// Drops the backlog of a socket that fell behind and closes it with [`CLOSE_SLOW_CONSUMER`].
+async fn close_slow_consumer(mut sink: Sink, mut queue: OutboxReader) {
+    queue.discard();
+    let frame = CloseFrame { code: CLOSE_SLOW_CONSUMER, reason: "proto/slow_consumer".into() };
+    let _ = tokio::time::timeout(CLOSE_GRACE, sink.send(Message::Close(Some(frame)))).await;
 }
 
 /// Waits until the writer has sent its close frame (or given up), discarding what the client still
