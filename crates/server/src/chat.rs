@@ -14,7 +14,7 @@ use crate::state::AppState;
 use crate::table::TableInfo;
 use serde::Serialize;
 use serde_json::{json, Value};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::broadcast;
@@ -249,7 +249,22 @@ pub struct ChatRooms {
     /// In cluster mode, where every delivery also goes so that the other nodes' followers get it
     /// (see `cluster::notice`); unset on a single server.
     relay: std::sync::OnceLock<tokio::sync::mpsc::UnboundedSender<(Room, Delivery)>>,
+    /// The rooms known to hold no message and no mute (see [`ChatRooms::is_quiet`]).
+    quiet: Mutex<QuietRooms>,
 }
+
+/// Rooms whose store was read and found to hold nothing to show a new follower, and a count of
+/// the messages and mute changes since the server started: a room is marked quiet only if
+/// nothing was said or muted anywhere while its store was read.
+#[derive(Debug, Default)]
+struct QuietRooms {
+    changes: u64,
+    rooms: HashSet<Room>,
+}
+
+/// At most this many quiet rooms are remembered; then they are forgotten all at once (and read
+/// from the store again).
+const MAX_QUIET: usize = 65_536;
 
 /// How many deliveries may wait for one slow follower before it skips some.
 const ROOM_BUFFER: usize = 64;
@@ -285,6 +300,52 @@ impl ChatRooms {
         let _ = self.relay.set(relay);
     }
 
+    /// Whether `room` is known to hold no message and no mute, so that a new follower need not
+    /// read its history from the store (every player reads it when subscribing to a game, and
+    /// most games' chats stay empty). Only a single server knows: in cluster mode another node
+    /// may write to any room, and this is always false.
+    pub fn is_quiet(&self, room: &Room) -> bool {
+        self.relay.get().is_none() && self.quiet_rooms().rooms.contains(room)
+    }
+
+    /// Taken before reading a room's history from the store; give it to
+    /// [`ChatRooms::mark_quiet`] if the store held nothing.
+    pub fn quiet_ticket(&self) -> u64 {
+        self.quiet_rooms().changes
+    }
+
+    /// Remembers that `room` holds no message and no mute, as the store said when read after
+    /// `ticket` was taken, unless something was said or muted since (the read may have missed it).
+    pub fn mark_quiet(&self, room: &Room, ticket: u64) {
+        let mut quiet = self.quiet_rooms();
+        if quiet.changes != ticket {
+            return;
+        }
+        if quiet.rooms.len() >= MAX_QUIET {
+            quiet.rooms.clear();
+        }
+        quiet.rooms.insert(room.clone());
+    }
+
+    /// A message to `room` was stored: it is no longer quiet. Call it before the message is
+    /// published, so that a follower that reads the store later finds it there.
+    pub fn spoke(&self, room: &Room) {
+        let mut quiet = self.quiet_rooms();
+        quiet.changes += 1;
+        quiet.rooms.remove(room);
+    }
+
+    /// A mute was set or lifted (in a lobby's room and its game's): no room is known quiet.
+    pub fn mutes_changed(&self) {
+        let mut quiet = self.quiet_rooms();
+        quiet.changes += 1;
+        quiet.rooms.clear();
+    }
+
+    fn quiet_rooms(&self) -> std::sync::MutexGuard<'_, QuietRooms> {
+        self.quiet.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     /// A new message id: microseconds since the epoch, and always above the last one given, so
     /// that ids order a room's messages even within one millisecond and across restarts.
     pub fn next_id(&self) -> i64 {
@@ -313,6 +374,37 @@ mod tests {
         let just_right = "é".repeat(MAX_CHARS);
         assert_eq!(clean_text(&format!(" {just_right} ")), Ok(just_right.as_str()), "characters, not bytes, count");
         assert_eq!(clean_text(&"x".repeat(MAX_CHARS + 1)), Err(ChatError::TooLong { limit: MAX_CHARS, chars: 501 }));
+    }
+
+    #[test]
+    fn a_room_is_quiet_only_if_nothing_was_said_or_muted_while_its_store_was_read() {
+        let rooms = ChatRooms::default();
+        let (a, b) = (Room::Game(GameId("a".into())), Room::Lobby(LobbyId("b".into())));
+        assert!(!rooms.is_quiet(&a), "unknown until read");
+        let ticket = rooms.quiet_ticket();
+        rooms.mark_quiet(&a, ticket);
+        assert!(rooms.is_quiet(&a) && !rooms.is_quiet(&b));
+
+        // A message stored while `b` was read: the read may have missed it.
+        let ticket = rooms.quiet_ticket();
+        rooms.spoke(&b);
+        rooms.mark_quiet(&b, ticket);
+        assert!(!rooms.is_quiet(&b));
+
+        rooms.spoke(&a);
+        assert!(!rooms.is_quiet(&a), "a message ends the quiet");
+
+        let ticket = rooms.quiet_ticket();
+        rooms.mark_quiet(&a, ticket);
+        rooms.mark_quiet(&b, ticket);
+        rooms.mutes_changed();
+        assert!(!rooms.is_quiet(&a) && !rooms.is_quiet(&b), "a mute shows in every room of its lobby");
+
+        // In cluster mode other nodes write to the rooms: nothing is known quiet.
+        let ticket = rooms.quiet_ticket();
+        rooms.mark_quiet(&a, ticket);
+        rooms.relay_to(tokio::sync::mpsc::unbounded_channel().0);
+        assert!(!rooms.is_quiet(&a));
     }
 
     #[test]

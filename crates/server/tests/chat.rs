@@ -383,6 +383,58 @@ async fn the_host_mutes_and_unmutes_a_member_in_the_lobby_and_its_game() {
     }
 }
 
+/// The `chat_history` a new socket subscribing to `game` receives. (It may come before or after
+/// the table's snapshot, but always before the answer to a ping sent after the subscribe.)
+async fn watch(server: &TestServer, who: &Http, game: &str) -> Value {
+    let mut ws = Ws::connect(server.addr, who.token.as_deref()).await;
+    ws.send(json!({"type": "subscribe", "game": game})).await;
+    history(&mut ws).await
+}
+
+#[tokio::test]
+async fn a_room_found_empty_shows_later_messages_and_mutes_to_new_followers() {
+    // A single server remembers which rooms it found empty, so that the players subscribing to
+    // a game do not each read an empty history from the store; what is said or muted later must
+    // still reach every new follower's history.
+    for db in TestDb::all().await {
+        eprintln!("-- on {}", db.backend);
+        let server = TestServer::start(&db).await;
+        let http = server.http();
+        let (ana, _, lobby_id, _) = lobby(&http, true).await;
+        let (ben, ben_id) = http.guest("Ben").await;
+        ben.post(&format!("/api/lobbies/{lobby_id}/join"), json!({"seat": 1})).await;
+        let (mut ana_ws, history) = follow(&server, &ana, &lobby_id, None).await;
+        assert_eq!(history["messages"], json!([]));
+        let (_, history) = follow(&server, &ben, &lobby_id, None).await;
+        assert_eq!(history["messages"], json!([]), "still empty");
+        say(&mut ana_ws, ("lobby", &lobby_id), "welcome", 2).await;
+        assert_eq!(next_chat(&mut ana_ws).await["text"], "welcome");
+        let (_, history) = follow(&server, &ben, &lobby_id, None).await;
+        let said: Vec<&Value> = history["messages"].as_array().unwrap().iter().map(|m| &m["text"]).collect();
+        assert_eq!(said, [&json!("welcome")], "the lobby spoke after it was found empty");
+
+        let game =
+            ana.post(&format!("/api/lobbies/{lobby_id}/start"), json!({})).await["game"].as_str().unwrap().to_string();
+        for who in [&ana, &ben, &ana] {
+            assert_eq!(watch(&server, who, &game).await, json!({"messages": [], "muted": []}), "a quiet game");
+        }
+        ana_ws.send(json!({"type": "chat_mute", "lobby": lobby_id, "account": ben_id, "muted": true, "req": 3})).await;
+        ana_ws.recv_until(|m| m["type"] == "chat_muted").await;
+        let history = watch(&server, &ben, &game).await;
+        assert_eq!((&history["muted"], &history["messages"]), (&json!([ben_id]), &json!([])), "muted in the lobby");
+
+        ana_ws.send(json!({"type": "subscribe", "game": game})).await;
+        ana_ws.recv_until(|m| m["type"] == "snapshot").await;
+        say(&mut ana_ws, ("game", &game), "good luck", 4).await;
+        assert_eq!(next_chat(&mut ana_ws).await["text"], "good luck");
+        let history = watch(&server, &ben, &game).await;
+        let said: Vec<&Value> = history["messages"].as_array().unwrap().iter().map(|m| &m["text"]).collect();
+        assert_eq!(said, [&json!("good luck")], "the game spoke after it was found empty");
+        server.stop().await;
+        db.cleanup().await;
+    }
+}
+
 #[tokio::test]
 async fn chat_is_rate_limited_per_account_and_a_refused_message_is_not_delivered() {
     for db in TestDb::all().await {

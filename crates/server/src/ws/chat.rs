@@ -51,11 +51,23 @@ impl Connection {
         // the history already holds is skipped below.
         let mut live = self.state.chat.subscribe(&room);
         let lobby = lobby_of(&access);
-        let (history, muted) =
-            self.state.store.chat_on_follow(&room, lobby.as_ref(), HISTORY).await.unwrap_or_else(|e| {
-                tracing::error!(error = %e, "chat history unreadable");
-                (Vec::new(), Vec::new())
-            });
+        let (history, muted) = if self.state.chat.is_quiet(&room) {
+            (Vec::new(), Vec::new())
+        } else {
+            let ticket = self.state.chat.quiet_ticket();
+            match self.state.store.chat_on_follow(&room, lobby.as_ref(), HISTORY).await {
+                Ok((history, muted)) => {
+                    if history.is_empty() && muted.is_empty() {
+                        self.state.chat.mark_quiet(&room, ticket);
+                    }
+                    (history, muted)
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, "chat history unreadable");
+                    (Vec::new(), Vec::new())
+                }
+            }
+        };
         // Nothing is sent for a chat with nothing to show: a quiet table's followers get exactly
         // the messages they got before chat existed.
         if !history.is_empty() || !muted.is_empty() {
@@ -147,7 +159,10 @@ impl Connection {
             text: text.to_string(),
             at: now_ms(),
         };
-        self.state.store.insert_chat(&message).await?;
+        let stored = self.state.store.insert_chat(&message).await;
+        // Even when the store failed: it may have kept the message and lost the answer.
+        self.state.chat.spoke(&message.room);
+        stored?;
         let delivery = Delivery { id: Some(message.id), text: message.to_json().to_string().into() };
         self.state.chat.publish(&message.room, delivery);
         Ok(())
@@ -170,7 +185,9 @@ impl Connection {
         if !lobby.is_member(&target) {
             return Err(ApiError::NoSuchMember);
         }
-        self.state.store.set_chat_mute(&id, &target, muted).await?;
+        let stored = self.state.store.set_chat_mute(&id, &target, muted).await;
+        self.state.chat.mutes_changed();
+        stored?;
         let notice = json!({"type": "chat_muted", "lobby": id, "account": target, "muted": muted});
         let lobby_room = Room::Lobby(id);
         if !self.chats.contains_key(&lobby_room) {
