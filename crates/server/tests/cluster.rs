@@ -135,6 +135,58 @@ async fn a_sigkilled_owner_s_games_go_on_elsewhere_and_every_acknowledged_action
     c.db.cleanup().await;
 }
 
+#[tokio::test]
+async fn the_watchers_of_a_table_whose_lease_another_node_took_follow_the_game_there() {
+    let Some(c) = Cluster::new().await else { return };
+    let [a, b] = c.nodes::<2>().await;
+    // Started on A, so A owns it; and one started on B, to learn B's node id from its lease.
+    let (ana, _) = a.http().guest("Ana").await;
+    let (ben, _) = b.http().guest("Ben").await;
+    let game = two_player_game(&ana, &ben, b.addr).await;
+    let (cy, _) = b.http().guest("Cy").await;
+    let (dee, _) = a.http().guest("Dee").await;
+    let on_b = two_player_game(&cy, &dee, a.addr).await;
+    sqlx::any::install_default_drivers();
+    let mut db = <sqlx::AnyConnection as sqlx::Connection>::connect(&c.db.url).await.unwrap();
+    let lease = |game: &str| {
+        sqlx::query_scalar::<_, String>("select node from table_leases where game = $1").bind(game.to_string())
+    };
+    let (a_id, b_id) = (lease(&game).fetch_one(&mut db).await.unwrap(), lease(&on_b).fetch_one(&mut db).await.unwrap());
+    assert_ne!(a_id, b_id, "each node owns the game it started");
+
+    // A watcher and a player on A, at A's own table.
+    let mut watcher = subscribe(a.addr, None, &game).await;
+    let mut ana_on_a = subscribe(a.addr, ana.token.as_deref(), &game).await;
+    // B takes the lease with a new epoch, as a node does when it finds another's lapsed (while
+    // A, not knowing yet, still runs). A notices at its next renewal and stops its table; B
+    // finds it holds a game it does not play, and plays it.
+    sqlx::query("update table_leases set node = $1, epoch = epoch + 1 where game = $2")
+        .bind(b_id.clone())
+        .bind(game.clone())
+        .execute(&mut db)
+        .await
+        .unwrap();
+
+    let stopped = format!("table stopped: this node no longer holds its lease game={game}");
+    let until = Instant::now() + std::time::Duration::from_secs(10);
+    while !std::fs::read_to_string(&c.log).unwrap_or_default().contains(&stopped) {
+        assert!(Instant::now() < until, "A noticed that its lease was taken");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+
+    // The game goes on through B. A's sockets are not left waiting: A subscribes them at B.
+    let players = [Player { http: ana.clone(), node: b.addr }, Player { http: ben.clone(), node: b.addr }];
+    let mut acked = Vec::new();
+    let seen = play_to_end(&game, &players, &mut GameRng::from_u64(5), &mut acked).await;
+    let last = seen[0].version;
+    watcher.catch_up(last).await;
+    assert!(watcher.outcome.is_some(), "the watcher on A saw the end of the game B played");
+    ana_on_a.catch_up(last).await;
+    assert_eq!(ana_on_a.view, seen[0].view, "the player's socket on A kept her view");
+    check_log(&ben, &game, &[0, 1], &acked, c.dir.path()).await;
+    c.db.cleanup().await;
+}
+
 /// Whose turn it is, as `GET /api/me/games` on `node` marks it for `player`'s game `game`.
 async fn your_turn(player: &common::Http, node: std::net::SocketAddr, game: &str) -> bool {
     let mut asker = player.clone();

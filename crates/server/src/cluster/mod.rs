@@ -21,7 +21,7 @@ pub mod notice;
 mod presence;
 mod route;
 
-pub use route::{forward, rehome};
+pub use route::{forward, rehome, rehome_stopped};
 
 use crate::error::ApiError;
 use crate::ids::GameId;

@@ -270,6 +270,25 @@ pub async fn rehome(tables: Arc<Tables>, rehome: Rehome) {
     }
 }
 
+/// A table of this node stopped because another node took its lease: its subscribers on this
+/// node follow the game to its new owner ([`rehome`]), or are told to subscribe again if it
+/// cannot be reached; those on other nodes are told to subscribe again at once (their node then
+/// finds the new owner itself).
+pub async fn rehome_stopped(
+    node: Arc<Node>,
+    tables: Arc<Tables>,
+    game: GameId,
+    subscribers: Vec<(ConnId, Viewer, Outbox)>,
+) {
+    let remote: HashSet<ConnId> =
+        node.remote_conns.lock().map(|conns| conns.values().map(|c| c.id).collect()).unwrap_or_default();
+    let (theirs, ours): (Vec<_>, Vec<_>) = subscribers.into_iter().partition(|(conn, _, _)| remote.contains(conn));
+    for (_, _, out) in theirs {
+        out.send(error_text(&ApiError::Unavailable, None, Some(&game)));
+    }
+    rehome(tables, Rehome { game, subscribers: ours }).await;
+}
+
 /// Starts the owner's side (answering `chapterhouse.table.<this node>.*.*`) and the deliveries to this node's
 /// sockets (`chapterhouse.deliver.<node>`).
 pub(super) async fn start(node: Arc<Node>, state: AppState, stop: CancellationToken) -> anyhow::Result<()> {

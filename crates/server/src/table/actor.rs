@@ -155,7 +155,9 @@ impl Actor {
     }
 
     /// Runs until shutdown, until every handle is gone, or until a finished game is left idle.
-    pub(super) async fn run(mut self) {
+    /// Returns the subscribers it had if it was stopped (cluster mode: when the server is not
+    /// shutting down, another node took the game's lease, and they follow the game there).
+    pub(super) async fn run(mut self) -> Vec<(ConnId, Viewer, Outbox)> {
         loop {
             let due = [self.bot_due, self.turn_due, self.idle_due].into_iter().flatten().min();
             tokio::select! {
@@ -181,6 +183,14 @@ impl Actor {
                 out.send(error_text(&error, req, Some(&self.info.id)));
             }
         }
+        if !self.shutdown.is_cancelled() {
+            return Vec::new();
+        }
+        let mut subscribers = Vec::new();
+        for v in &mut self.viewers {
+            subscribers.extend(v.subscribers.drain(..).map(|(conn, out)| (conn, v.viewer, out)));
+        }
+        subscribers
     }
 
     async fn handle(&mut self, command: Command) {

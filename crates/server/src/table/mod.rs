@@ -400,11 +400,18 @@ impl Tables {
             self.config.clone(),
         );
         let registered = Registered { tables: Arc::clone(self), id: setup.id.clone(), instance: handle.instance };
+        let (tables, game) = (Arc::clone(self), setup.id.clone());
         self.tracker.spawn(async move {
             // Dropped however the task ends, a panic included: the game then leaves the registry
             // and the next request reloads it from the store.
-            let _registered = registered;
-            actor.run().await;
+            let registered = registered;
+            let subscribers = actor.run().await;
+            // Out of the registry first, so that the subscribers find the game's new home.
+            drop(registered);
+            // Stopped while the server runs: another node took the lease (cluster mode).
+            if let (Some(cluster), false) = (tables.cluster().cloned(), tables.shutdown.is_cancelled()) {
+                crate::cluster::rehome_stopped(cluster, tables, game, subscribers).await;
+            }
         });
         handle
     }
