@@ -266,6 +266,21 @@ export function gameScreen(ctx, id) {
     }
   }
 
+  // The server lost this game's table (in a cluster, the game moved to another server that could
+  // not take this socket over): subscribe again, waiting longer after each failure.
+  let retryMs = 1000;
+  let retryTimer = null;
+  function subscribeAgainLater() {
+    if (retryTimer) return;
+    retryTimer = setTimeout(() => { retryTimer = null; socket.refresh(`game:${id}`); }, retryMs);
+    retryMs = Math.min(retryMs * 2, 16000);
+  }
+  /** A snapshot, or the patches since our version (`resumed`): the table follows the game again. */
+  function inStepAgain() {
+    retryMs = 1000;
+    if (notice.dataset.code === 'server/unavailable') refuse('');
+  }
+
   function onMessage(msg) {
     if (msg.game !== id && !(msg.type === 'error' && !msg.game && pending !== null && msg.req === pending)) return;
     switch (msg.type) {
@@ -277,6 +292,7 @@ export function gameScreen(ctx, id) {
         setClock(msg.clock);
         wantSnapshot = false;
         pending = null;
+        inStepAgain();
         save();
         if (!info) gameInfo(g.catalog_id).then((i) => { info = i; render(); });
         render();
@@ -310,6 +326,7 @@ export function gameScreen(ctx, id) {
         if (msg.req === pending) pending = null;
         break;
       case 'resumed':
+        inStepAgain();
         setClock(msg.clock);
         render();
         break;
@@ -319,6 +336,9 @@ export function gameScreen(ctx, id) {
           // A stale version only means someone moved first: the patch is on its way.
           if (msg.code !== 'game/stale_version') refuse(t('game.refused', { message: errorText(msg) }), msg.code);
           render();
+        } else if (msg.code === 'server/unavailable' && msg.req === undefined) {
+          refuse(errorText(msg), msg.code);
+          subscribeAgainLater();
         } else if (msg.code === 'lobby/invite_required' || msg.code === 'game/not_found') {
           mount(boardBox, h('p', { class: 'error' }, errorText(msg)), h('a', { href: '#/' }, t('common.back_to_lobbies')));
         } else {
@@ -375,6 +395,7 @@ export function gameScreen(ctx, id) {
       yourTurnSignal(null, false);
       hideTooltip();
       if (clockTimer) clearInterval(clockTimer);
+      if (retryTimer) clearTimeout(retryTimer);
       stop();
       stopStatus();
       chat.dispose();
