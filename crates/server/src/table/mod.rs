@@ -404,7 +404,6 @@ impl Tables {
         self.tracker.spawn(async move {
             // Dropped however the task ends, a panic included: the game then leaves the registry
             // and the next request reloads it from the store.
-            let registered = registered;
             let subscribers = actor.run().await;
             // Out of the registry first, so that the subscribers find the game's new home.
             drop(registered);
