@@ -513,7 +513,7 @@ fn member_entry(
     if let Some(at) = memo.entries.iter().position(|e| e.key == key && e.old == old_text && e.new == new_text) {
         return at;
     }
-    let mut ops = Ops::default();
+    let mut ops = Ops::sized();
     ops.push_key(key);
     diff_at(left, old.0, old.1, right, new.0, new.1, &mut ops);
     memo.entries.push(MemoEntry {
@@ -528,7 +528,8 @@ fn member_entry(
 impl DiffMemo {
     /// The patch made of these entries' operations, in this order.
     fn patch(&self, entries: &[usize]) -> String {
-        let mut out = String::with_capacity(256);
+        let len: usize = entries.iter().map(|e| self.entries[*e].ops.len() + 1).sum();
+        let mut out = String::with_capacity(len + 2);
         out.push('[');
         for ops in entries.iter().map(|e| &self.entries[*e].ops).filter(|ops| !ops.is_empty()) {
             if out.len() > 1 {
@@ -562,6 +563,12 @@ struct Ops {
 }
 
 impl Ops {
+    /// Room for a member's usual operations (one or two, each some tens of bytes), so that
+    /// writing them does not grow the buffers step by step.
+    fn sized() -> Self {
+        Ops { out: String::with_capacity(192), path: String::with_capacity(48) }
+    }
+
     /// Appends the reference token `key` (an object member's unescaped key) to the path.
     fn push_key(&mut self, key: &str) {
         self.path.push('/');
