@@ -10,6 +10,8 @@ use crate::table::ConnId;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
+use std::future::Future;
+use std::task::Poll;
 use std::time::Duration;
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::task::JoinHandle;
@@ -116,24 +118,19 @@ pub(super) fn watch(watched: Watched) -> mpsc::UnboundedReceiver<Notice> {
 pub(super) async fn write(mut sink: Sink, mut queue: OutboxReader, mut close: oneshot::Receiver<CloseFrame>) {
     let fell_behind = queue.overflow_signal();
     loop {
-        let text = tokio::select! {
-            biased;
-            frame = &mut close => {
-                if queue.fell_behind() {
-                    return close_slow_consumer(sink, queue).await;
-                }
-                if let Ok(frame) = frame {
-                    let _ = tokio::time::timeout(CLOSE_GRACE, async {
-                        while let Some(text) = queue.try_recv() {
-                            sink.send(Message::Text(text)).await?;
-                        }
-                        sink.send(Message::Close(Some(frame))).await
-                    })
-                    .await;
-                }
-                return;
-            }
-            text = queue.recv() => text,
+        // A busy socket finds its next message already queued: take it without setting up the
+        // wait below (the close is still looked at first).
+        let ready = match close.try_recv() {
+            Err(oneshot::error::TryRecvError::Empty) => queue.try_recv(),
+            closing => return close_after_queue(sink, queue, closing.ok()).await,
+        };
+        let text = match ready {
+            Some(text) => Some(text),
+            None => tokio::select! {
+                biased;
+                frame = &mut close => return close_after_queue(sink, queue, frame.ok()).await,
+                text = queue.recv() => text,
+            },
         };
         if queue.fell_behind() {
             return close_slow_consumer(sink, queue).await;
@@ -147,6 +144,16 @@ pub(super) async fn write(mut sink: Sink, mut queue: OutboxReader, mut close: on
             }
             sink.flush().await
         };
+        let mut send_queued = std::pin::pin!(send_queued);
+        // Nearly always the socket takes it at once; only a write that waits on the client also
+        // watches for the overflow.
+        let first = std::future::poll_fn(|cx| Poll::Ready(send_queued.as_mut().poll(cx))).await;
+        if let Poll::Ready(sent) = first {
+            if sent.is_err() {
+                return;
+            }
+            continue;
+        }
         tokio::select! {
             biased;
             sent = send_queued => if sent.is_err() { return },
@@ -154,6 +161,24 @@ pub(super) async fn write(mut sink: Sink, mut queue: OutboxReader, mut close: on
             // ahead of the close frame), so that the overflow is handled above.
             _ = fell_behind.cancelled() => {}
         }
+    }
+}
+
+/// Ends the writer when its close is asked for (`frame`; none when the connection dropped the
+/// request): a socket that fell behind drops its backlog and closes as a slow consumer; else
+/// what is queued goes out, then the close frame.
+async fn close_after_queue(mut sink: Sink, mut queue: OutboxReader, frame: Option<CloseFrame>) {
+    if queue.fell_behind() {
+        return close_slow_consumer(sink, queue).await;
+    }
+    if let Some(frame) = frame {
+        let _ = tokio::time::timeout(CLOSE_GRACE, async {
+            while let Some(text) = queue.try_recv() {
+                sink.send(Message::Text(text)).await?;
+            }
+            sink.send(Message::Close(Some(frame))).await
+        })
+        .await;
     }
 }
 
