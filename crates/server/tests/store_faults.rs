@@ -1,5 +1,5 @@
-//! Store faults, through a TCP proxy in front of PostgreSQL: a commit whose reply is lost, and an
-//! outage. (PostgreSQL only: the proxy speaks to a server; skipped without `DATABASE_URL`.)
+//! Store faults, through a TCP proxy in front of PostgreSQL: a commit whose reply is lost, an
+//! outage, and a stopped database. (PostgreSQL only: the proxy speaks to a server; skipped without `DATABASE_URL`.)
 #![allow(clippy::unwrap_used)] // tests: a panic is the failure report
 
 mod common;
@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
 
 /// A simple-protocol `Query("COMMIT")` message as PostgreSQL's wire protocol frames it.
 const COMMIT: &[u8] = b"Q\0\0\0\x0bCOMMIT\0";
@@ -21,28 +22,52 @@ const COMMIT: &[u8] = b"Q\0\0\0\x0bCOMMIT\0";
 const INSERT_ACTIONS: &[u8] = b"insert into actions";
 
 /// A TCP proxy to PostgreSQL that can lose the reply to the next commit (a COMMIT, or an action
-/// insert that commits on its own: the database commits; the client never hears so), or refuse
-/// every connection (an outage).
-#[derive(Clone, Default)]
+/// insert that commits on its own: the database commits; the client never hears so), take and
+/// drop every connection (an outage behind a live address), or stop listening and cut every
+/// open connection (a stopped database: a new connection is refused).
+#[derive(Clone)]
 struct Proxy {
     lose_next_commit_reply: Arc<AtomicBool>,
     down: Arc<AtomicBool>,
+    refusing: Arc<watch::Sender<bool>>,
 }
 
 impl Proxy {
     async fn start(upstream: SocketAddr) -> (Proxy, SocketAddr) {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        let proxy = Proxy::default();
+        let proxy = Proxy {
+            lose_next_commit_reply: Arc::default(),
+            down: Arc::default(),
+            refusing: Arc::new(watch::channel(false).0),
+        };
         let p = proxy.clone();
         tokio::spawn(async move {
-            while let Ok((client, _)) = listener.accept().await {
-                if p.down.load(Ordering::SeqCst) {
-                    drop(client);
-                    continue;
+            let mut refusing = p.refusing.subscribe();
+            let mut first = Some(listener);
+            loop {
+                let listener = match first.take() {
+                    Some(listener) => listener,
+                    None => TcpListener::bind(addr).await.unwrap(),
+                };
+                loop {
+                    let client = tokio::select! {
+                        accepted = listener.accept() => match accepted {
+                            Ok((client, _)) => client,
+                            Err(_) => continue,
+                        },
+                        _ = refusing.wait_for(|r| *r) => break,
+                    };
+                    if p.down.load(Ordering::SeqCst) {
+                        drop(client);
+                        continue;
+                    }
+                    let Ok(server) = TcpStream::connect(upstream).await else { continue };
+                    tokio::spawn(p.clone().pipe(client, server));
                 }
-                let Ok(server) = TcpStream::connect(upstream).await else { continue };
-                tokio::spawn(p.clone().pipe(client, server));
+                // Nothing listens on the port until the database is back.
+                drop(listener);
+                let _ = refusing.wait_for(|r| !*r).await;
             }
         });
         (proxy, addr)
@@ -87,10 +112,13 @@ impl Proxy {
                 }
             }
         };
-        // Whichever side ends first ends both: dropping the halves closes the sockets.
+        // Whichever side ends first ends both: dropping the halves closes the sockets. A
+        // stopped database closes them all.
+        let mut refusing = self.refusing.subscribe();
         tokio::select! {
             _ = upstream => {}
             _ = downstream => {}
+            _ = refusing.wait_for(|r| *r) => {}
         }
     }
 }
@@ -210,6 +238,54 @@ async fn during_an_outage_actions_fail_fast_with_server_unavailable_and_the_stor
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     }
     assert_eq!(answer["type"], "ack", "the store came back and the action was taken: {answer}");
+    server.stop().await;
+    db.cleanup().await;
+}
+
+#[tokio::test]
+async fn when_the_database_stops_the_first_action_is_refused_without_waiting_out_the_pool() {
+    let Some(db) = TestDb::postgres().await else { return };
+    let (proxy, server) = server_behind(&db).await;
+    let (game, mut sockets) = two_players(&server.http(), server.addr).await;
+
+    // First the store writer has no connection yet; the second time, it holds one that breaks.
+    for round in 0..2_u64 {
+        // What the table sent while the store was away (a fresh snapshot once it was back) is
+        // read first, so that the move is found in a snapshot of now.
+        for ws in &mut sockets {
+            while ws.try_recv(std::time::Duration::from_millis(300)).await.is_some() {}
+        }
+        let (seat, action, version) = next_move(&mut sockets, &game).await;
+        // Connections are now refused. The pool retries a refused connection until its own
+        // timeout (10 s, as long as the test socket waits for a message): the writer must not.
+        proxy.refusing.send_replace(true);
+        // Past the second within which the pool hands out a connection without testing it.
+        tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+        for req in 10..12 {
+            let req = 100 * round + req;
+            sockets[seat]
+                .send(json!({"type": "action", "game": game, "version": version, "action": action, "req": req}))
+                .await;
+            let answer = sockets[seat].recv_until(|m| m["req"] == req).await;
+            assert_eq!(answer["code"], "server/unavailable", "round {round}: {answer}");
+        }
+
+        proxy.refusing.send_replace(false);
+        let mut answer = Value::Null;
+        for req in 20..100 {
+            let req = 100 * round + req;
+            sockets[seat]
+                .send(json!({"type": "action", "game": game, "version": version, "action": action, "req": req}))
+                .await;
+            answer = sockets[seat].recv_until(|m| m["req"] == req).await;
+            if answer["type"] == "ack" {
+                break;
+            }
+            assert_eq!(answer["code"], "server/unavailable", "round {round}: {answer}");
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        }
+        assert_eq!(answer["type"], "ack", "round {round}: the database is back and the action was taken: {answer}");
+    }
     server.stop().await;
     db.cleanup().await;
 }

@@ -26,6 +26,10 @@ use tokio::sync::{mpsc, oneshot};
 /// The most appends committed together.
 const MAX_BATCH: usize = 256;
 
+/// How long the writer waits for a connection before it takes the store for unreachable (the
+/// pool's own timeout, 10 s, is for the readers).
+const RECONNECT: Duration = Duration::from_secs(2);
+
 /// How often an unreachable store is probed.
 const PROBE_EVERY: Duration = Duration::from_millis(500);
 
@@ -140,15 +144,33 @@ fn unreachable(e: &StoreError) -> bool {
     e.is_unreachable()
 }
 
-/// The writer's own connection, taken from the pool when there is none (the pool tests it then).
+/// The writer's own connection, taken from the pool when there is none (the pool tests it then),
+/// waiting at most [`RECONNECT`] for it.
 async fn connection<'a>(
     store: &Store,
     slot: &'a mut Option<PoolConnection<Any>>,
 ) -> Result<&'a mut AnyConnection, StoreError> {
     if slot.is_none() {
-        *slot = Some(store.pool().acquire().await?);
+        let taken = tokio::time::timeout(RECONNECT, store.pool().acquire()).await;
+        *slot = Some(taken.map_err(|_| StoreError::Db(sqlx::Error::PoolTimedOut))??);
     }
     slot.as_deref_mut().ok_or(StoreError::Db(sqlx::Error::PoolClosed))
+}
+
+/// Whether a live connection to the store can be had within [`RECONNECT`]. The pool hands out
+/// a connection used in the last second untested, and after a restart or an outage those are
+/// dead: each is tested here, and closed if it does not answer.
+async fn reconnects(store: &Store) -> bool {
+    let live = async {
+        loop {
+            let Ok(mut conn) = store.pool().acquire().await else { return false };
+            if sqlx::Connection::ping(&mut *conn).await.is_ok() {
+                return true;
+            }
+            conn.close_on_drop();
+        }
+    };
+    tokio::time::timeout(RECONNECT, live).await.unwrap_or(false)
 }
 
 async fn run(store: Store, mut rx: mpsc::Receiver<Append>, health: Health, leases: Option<Arc<LeaseBook>>) {
@@ -166,12 +188,20 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Append>, health: Health, lease
         }
         let started = std::time::Instant::now();
         let fence = leases.as_ref().map(|l| l.fence());
-        let committed = match connection(&store, &mut conn).await {
-            Ok(c) => Store::append_actions_on(c, batch.iter().map(|a| &a.row), fence.as_ref()).await,
-            Err(e) => Err(e),
+        let (committed, connected) = match connection(&store, &mut conn).await {
+            Ok(c) => (Store::append_actions_on(c, batch.iter().map(|a| &a.row), fence.as_ref()).await, true),
+            Err(e) => (Err(e), false),
         };
-        if committed.is_err() {
+        if let Err(e) = &committed {
             conn = None;
+            // The database could not be reached. Retrying one by one below would have each
+            // append wait out the pool's timeout (a refused connection is retried until then)
+            // to learn that it is gone: a connection that broke is replaced first, within
+            // [`RECONNECT`], and handed back for the retries (none is sought again when none
+            // could be had just now).
+            if unreachable(e) && !(connected && reconnects(&store).await) {
+                health.went_down(&store);
+            }
         }
         crate::metrics::batch_committed(batch.len(), started.elapsed());
         if committed.is_ok() {
