@@ -165,6 +165,35 @@ async fn lobbies_are_saved_listed_when_public_and_open_and_read_back() {
 }
 
 #[tokio::test]
+async fn a_rematch_is_stored_with_its_lobby_and_the_loser_of_a_race_stores_neither() {
+    each_backend(|store| async move {
+        let a = store.create_account("A", AccountKind::Guest, None, None).await.unwrap();
+        let b = store.create_account("B", AccountKind::Guest, None, None).await.unwrap();
+        let game = new_game(vec![a.id.clone(), b.id.clone()]);
+        store.start_game(&game, None).await.unwrap();
+        let lobby = |host: &AccountId| LobbyRecord {
+            id: LobbyId::random(),
+            game: "some-game".into(),
+            public: true,
+            status: LobbyStatus::Open,
+            host: host.clone(),
+            state: json!({}),
+        };
+        let (first, second) = (lobby(&a.id), lobby(&b.id));
+        store.insert_rematch_lobby(&game.id, &first).await.unwrap();
+        // B asked at the same moment and came second.
+        let lost = store.insert_rematch_lobby(&game.id, &second).await;
+        assert!(matches!(lost, Err(StoreError::Conflict(_))), "{lost:?}");
+        assert_eq!(store.rematch_lobby(&game.id).await.unwrap(), Some(first.id.clone()));
+        assert_eq!(store.lobby(&first.id).await.unwrap(), Some(first.clone()));
+        assert_eq!(store.lobby(&second.id).await.unwrap(), None, "the second lobby is not left behind");
+        let listed = store.public_open_lobbies(10).await.unwrap();
+        assert_eq!(listed.iter().map(|l| &l.id).collect::<Vec<_>>(), vec![&first.id]);
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn appended_actions_come_back_in_order_and_a_seq_cannot_be_written_twice() {
     each_backend(|store| async move {
         let a = store.create_account("A", AccountKind::Guest, None, None).await.unwrap();

@@ -386,11 +386,10 @@ impl Lobbies {
         }
         lobby.rematch = Some(super::rematch::Rematch { of: setup.id.clone(), invited });
         lobby.seat_the_accepted();
-        self.store.insert_lobby(&lobby.record()).await?;
-        match self.store.insert_rematch(&setup.id, &lobby.id).await {
+        match self.store.insert_rematch_lobby(&setup.id, &lobby.record()).await {
             Ok(()) => {}
             // Another player asked at the same moment and was first: theirs is the rematch (this
-            // lobby stays stored, unused and unlisted as no one joins it).
+            // lobby was not stored).
             Err(crate::store::StoreError::Conflict(_)) => {
                 let first = self.store.rematch_lobby(&setup.id).await?.ok_or(ApiError::Internal)?;
                 return self.accept_rematch(&first, by).await;

@@ -4,6 +4,7 @@ use super::{int, json, text, Store, StoreError};
 use crate::ids::{now_ms, AccountId, LobbyId};
 use crate::lobby::LobbyStatus;
 use serde_json::Value;
+use sqlx::AnyConnection;
 
 /// A stored lobby.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,23 +40,7 @@ impl Store {
     /// # Errors
     /// When the database fails.
     pub async fn insert_lobby(&self, lobby: &LobbyRecord) -> Result<(), StoreError> {
-        let now = now_ms();
-        sqlx::query(
-            "insert into lobbies (id, game, public, status, host, state, created_at, updated_at) \
-             values ($1, $2, $3, $4, $5, $6, $7, $8)",
-        )
-        .bind(lobby.id.as_str())
-        .bind(&lobby.game)
-        .bind(i64::from(lobby.public))
-        .bind(lobby.status.as_str())
-        .bind(lobby.host.as_str())
-        .bind(lobby.state.to_string())
-        .bind(now)
-        .bind(now)
-        .execute(self.pool())
-        .await
-        .map_err(StoreError::from_insert)?;
-        Ok(())
+        insert_lobby_on(&mut *self.pool().acquire().await?, lobby).await
     }
 
     /// Saves a lobby's new state.
@@ -143,4 +128,25 @@ impl LobbyStatus {
             other => Err(StoreError::Corrupt(format!("status: unknown lobby status {other:?}"))),
         }
     }
+}
+
+/// Inserts a new lobby on `conn` (alone, or in the caller's transaction).
+pub(super) async fn insert_lobby_on(conn: &mut AnyConnection, lobby: &LobbyRecord) -> Result<(), StoreError> {
+    let now = now_ms();
+    sqlx::query(
+        "insert into lobbies (id, game, public, status, host, state, created_at, updated_at) \
+         values ($1, $2, $3, $4, $5, $6, $7, $8)",
+    )
+    .bind(lobby.id.as_str())
+    .bind(&lobby.game)
+    .bind(i64::from(lobby.public))
+    .bind(lobby.status.as_str())
+    .bind(lobby.host.as_str())
+    .bind(lobby.state.to_string())
+    .bind(now)
+    .bind(now)
+    .execute(conn)
+    .await
+    .map_err(StoreError::from_insert)?;
+    Ok(())
 }

@@ -1,21 +1,26 @@
 //! Which lobby a finished game's rematch was offered in (see `lobby::rematch`).
 
-use super::{text, Store, StoreError};
+use super::lobbies::insert_lobby_on;
+use super::{text, LobbyRecord, Store, StoreError};
 use crate::ids::{now_ms, GameId, LobbyId};
 
 impl Store {
-    /// Records `lobby` as the rematch of `game`.
+    /// Stores `lobby` as the rematch of `game`, both in one commit: when the game has a rematch
+    /// already (another player asked at the same moment and was first), neither is stored.
     ///
     /// # Errors
     /// [`StoreError::Conflict`] when the game has a rematch already; a database failure.
-    pub async fn insert_rematch(&self, game: &GameId, lobby: &LobbyId) -> Result<(), StoreError> {
+    pub async fn insert_rematch_lobby(&self, game: &GameId, lobby: &LobbyRecord) -> Result<(), StoreError> {
+        let mut tx = self.pool().begin().await?;
+        insert_lobby_on(&mut tx, lobby).await?;
         sqlx::query("insert into rematches (game_id, lobby_id, created_at) values ($1, $2, $3)")
             .bind(game.as_str())
-            .bind(lobby.as_str())
+            .bind(lobby.id.as_str())
             .bind(now_ms())
-            .execute(self.pool())
+            .execute(&mut *tx)
             .await
             .map_err(StoreError::from_insert)?;
+        tx.commit().await?;
         Ok(())
     }
 
