@@ -3,8 +3,13 @@
 //! wait on it: when it is full the socket is marked as fallen behind, and the socket drops its
 //! backlog and closes (see [`crate::ws`]). Every message carries a version, so such a client
 //! reconnects and resubscribes with `last_version`.
+//!
+//! A socket may also be written to at once ([`Direct`]): a sender whose message has nothing
+//! queued ahead of it writes it to the socket itself, when the socket takes it without waiting,
+//! instead of handing it to the socket's writer task. Order is kept: a message goes this way only
+//! while every message queued before it is already in the socket's buffer.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::TrySendError;
@@ -25,14 +30,36 @@ enum Item {
     Two(Frame, Frame),
 }
 
+/// A socket that a sender may write to itself (see the module's documentation).
+pub trait Direct: Send + Sync {
+    /// Writes `frames`, in this order, if the socket takes them now: true once they are in its
+    /// buffer. False, with nothing written, when it cannot (the socket is busy, waiting on the
+    /// client, or gone): then they are queued for the writer.
+    fn try_write(&self, frames: &[&Frame]) -> bool;
+}
+
 /// The sending side of a socket's queue (cheap to clone).
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Outbox {
     tx: mpsc::Sender<Item>,
     overflow: CancellationToken,
     /// Set (before `overflow` is cancelled) when the queue overflows: read on every message
     /// without the token's lock.
     fell_behind: Arc<AtomicBool>,
+    /// Entries queued and not yet in the socket's buffer: while any is, nothing is written
+    /// directly (it would overtake them).
+    pending: Arc<AtomicUsize>,
+    direct: Option<Arc<dyn Direct>>,
+}
+
+impl std::fmt::Debug for Outbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Outbox")
+            .field("pending", &self.pending.load(Ordering::Relaxed))
+            .field("fell_behind", &self.fell_behind())
+            .field("direct", &self.direct.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 /// The socket's side of its queue.
@@ -43,14 +70,30 @@ pub struct OutboxReader {
     second: Option<Frame>,
     overflow: CancellationToken,
     fell_behind: Arc<AtomicBool>,
+    pending: Arc<AtomicUsize>,
+    /// Entries handed out whole since the last [`OutboxReader::settle`].
+    handed: usize,
 }
 
 /// A queue of at most `capacity` messages (at least 1).
 pub fn outbox(capacity: usize) -> (Outbox, OutboxReader) {
+    outbox_to(capacity, None)
+}
+
+/// A queue of at most `capacity` messages (at least 1) to a socket that senders may write to
+/// themselves when nothing is queued (`direct`; none: every message is queued).
+pub fn outbox_to(capacity: usize, direct: Option<Arc<dyn Direct>>) -> (Outbox, OutboxReader) {
     let (tx, rx) = mpsc::channel(capacity.max(1));
     let (overflow, fell_behind) = (CancellationToken::new(), Arc::new(AtomicBool::new(false)));
-    let out = Outbox { tx, overflow: overflow.clone(), fell_behind: Arc::clone(&fell_behind) };
-    (out, OutboxReader { rx, second: None, overflow, fell_behind })
+    let pending = Arc::new(AtomicUsize::new(0));
+    let out = Outbox {
+        tx,
+        overflow: overflow.clone(),
+        fell_behind: Arc::clone(&fell_behind),
+        pending: Arc::clone(&pending),
+        direct,
+    };
+    (out, OutboxReader { rx, second: None, overflow, fell_behind, pending, handed: 0 })
 }
 
 impl Outbox {
@@ -77,17 +120,33 @@ impl Outbox {
     }
 
     fn queue(&self, item: Item) -> bool {
-        if self.fell_behind.load(Ordering::Acquire) {
+        if self.fell_behind.load(Ordering::Acquire) || self.tx.is_closed() {
             return false;
         }
+        if let Some(direct) = &self.direct {
+            if self.pending.load(Ordering::Acquire) == 0 {
+                let written = match &item {
+                    Item::One(text) => direct.try_write(&[text]),
+                    Item::Two(first, second) => direct.try_write(&[first, second]),
+                };
+                if written {
+                    return true;
+                }
+            }
+        }
+        self.pending.fetch_add(1, Ordering::AcqRel);
         match self.tx.try_send(item) {
             Ok(()) => true,
             Err(TrySendError::Full(_)) => {
+                self.pending.fetch_sub(1, Ordering::AcqRel);
                 self.fell_behind.store(true, Ordering::Release);
                 self.overflow.cancel();
                 false
             }
-            Err(TrySendError::Closed(_)) => false,
+            Err(TrySendError::Closed(_)) => {
+                self.pending.fetch_sub(1, Ordering::AcqRel);
+                false
+            }
         }
     }
 }
@@ -96,6 +155,7 @@ impl OutboxReader {
     /// The next message; `None` once every sender is gone.
     pub async fn recv(&mut self) -> Option<Frame> {
         if let Some(second) = self.second.take() {
+            self.handed += 1;
             return Some(second);
         }
         let item = self.rx.recv().await?;
@@ -105,15 +165,28 @@ impl OutboxReader {
     /// A message already queued, if any.
     pub fn try_recv(&mut self) -> Option<Frame> {
         if let Some(second) = self.second.take() {
+            self.handed += 1;
             return Some(second);
         }
         let item = self.rx.try_recv().ok()?;
         Some(self.unpack(item))
     }
 
+    /// Tells that every message handed out so far is in the socket's buffer: once nothing
+    /// queued is left behind, senders may write to the socket themselves again.
+    pub fn settle(&mut self) {
+        if self.second.is_none() && self.handed > 0 {
+            self.pending.fetch_sub(self.handed, Ordering::AcqRel);
+            self.handed = 0;
+        }
+    }
+
     fn unpack(&mut self, item: Item) -> Frame {
         match item {
-            Item::One(text) => text,
+            Item::One(text) => {
+                self.handed += 1;
+                text
+            }
             Item::Two(first, second) => {
                 self.second = Some(second);
                 first
@@ -161,6 +234,57 @@ mod tests {
         reader.discard();
         assert_eq!(reader.try_recv(), None, "the backlog is dropped");
         reader.overflowed().await;
+    }
+
+    /// A socket that takes writes while it is open, and the writer task's writes: all in the
+    /// order they reach it.
+    #[derive(Default)]
+    struct Fake {
+        open: AtomicBool,
+        written: std::sync::Mutex<Vec<String>>,
+    }
+
+    impl Fake {
+        fn put(&self, text: &Frame) {
+            self.written.lock().unwrap().push(text.to_string());
+        }
+    }
+
+    impl Direct for Fake {
+        fn try_write(&self, frames: &[&Frame]) -> bool {
+            if !self.open.load(Ordering::SeqCst) {
+                return false;
+            }
+            frames.iter().for_each(|f| self.put(f));
+            true
+        }
+    }
+
+    #[test]
+    fn a_message_is_written_at_once_only_when_nothing_queued_is_left_behind() {
+        let socket = Arc::new(Fake::default());
+        let (out, mut reader) = outbox_to(8, Some(Arc::clone(&socket) as Arc<dyn Direct>));
+        // The writer task's part: what it takes goes into the socket's buffer.
+        let take = |reader: &mut OutboxReader| {
+            let text = reader.try_recv().expect("queued");
+            socket.put(&text);
+            reader.settle();
+        };
+        assert!(out.send("a".into()), "the socket is busy: queued");
+        socket.open.store(true, Ordering::SeqCst);
+        assert!(out.send_two("b".into(), "b-ack".into()), "queued behind a");
+        take(&mut reader);
+        assert!(out.send("c".into()), "queued behind b");
+        take(&mut reader);
+        assert!(out.send("d".into()), "queued: b's ack is not in the buffer yet");
+        for _ in 0..3 {
+            take(&mut reader);
+        }
+        assert!(out.send("e".into()), "nothing left behind: written at once");
+        assert_eq!(reader.try_recv(), None);
+        assert_eq!(*socket.written.lock().unwrap(), ["a", "b", "b-ack", "c", "d", "e"]);
+        drop(reader);
+        assert!(!out.send("f".into()), "a socket whose writer is gone takes nothing, even at once");
     }
 
     #[tokio::test]

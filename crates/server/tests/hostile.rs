@@ -435,3 +435,49 @@ async fn a_client_that_does_not_read_is_cut_off_and_the_players_are_not_held_up(
     assert!(caught_up["version"].as_u64() >= Some(a.version), "{caught_up}");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_client_that_pauses_reading_then_reads_again_gets_every_patch_in_order() {
+    use std::collections::HashMap;
+    use std::time::Duration;
+    let db = TestDb::sqlite();
+    let tables = chapterhouse::table::TableConfig { bot_delay: Duration::from_millis(1), ..common::fast_tables() };
+    // A queue long enough that the pause below does not overflow it.
+    let server = TestServer::start_configured(&db, tables, 1 << 16).await;
+    let http = server.http();
+    let (ana, _) = http.guest("Ana").await;
+
+    // A spectator of games bots play among themselves stops reading: what they play fills what
+    // the kernel buffers for it (about 1 MB on loopback), so that the server's writes to it wait,
+    // and later messages are queued behind them.
+    let mut ws = Ws::connect_small_buffer(server.addr, None).await;
+    let mut versions: HashMap<String, u64> = HashMap::new();
+    for _ in 0..64 {
+        let game = bots_only_game(&ana).await;
+        ws.send(json!({"type": "subscribe", "game": game})).await;
+        versions.insert(game, 0);
+    }
+    tokio::time::sleep(Duration::from_secs(3)).await;
+
+    // Then it reads again: every game's patches come, in order and none missing, to the end.
+    let mut over = 0;
+    let mut patches = 0;
+    while over < versions.len() {
+        let msg = ws.recv().await;
+        let Some(version) = versions.get_mut(msg["game"].as_str().unwrap_or_default()) else { continue };
+        match msg["type"].as_str() {
+            Some("snapshot") => *version = msg["version"].as_u64().unwrap(),
+            Some("patch") => {
+                assert_eq!(msg["version"].as_u64(), Some(*version + 1), "patches in order, none missing");
+                *version += 1;
+                patches += 1;
+            }
+            _ => continue,
+        }
+        if !msg["outcome"].is_null() {
+            over += 1;
+        }
+    }
+    eprintln!("{patches} patches of {} games", versions.len());
+    server.stop().await;
+}

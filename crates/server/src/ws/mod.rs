@@ -23,7 +23,7 @@ use crate::error::ApiError;
 use crate::http::extract::{ClientIp, Query};
 use crate::ids::{GameId, LobbyId};
 use crate::limits::SocketRate;
-use crate::outbox::{outbox, Frame, Outbox};
+use crate::outbox::{outbox_to, Direct, Frame, Outbox};
 use crate::protocol::{error_text, ClientMsg, ServerMsg, MAX_MESSAGE_BYTES};
 use crate::state::AppState;
 use crate::store::Account;
@@ -41,7 +41,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
-use transport::{finish, linger, watch, write, End, Notice, Stream, Watched, HARD_FRAME_LIMIT};
+use transport::{finish, linger, watch, write, End, Notice, Sink, Socket, Stream, Watched, HARD_FRAME_LIMIT};
 
 /// The subprotocol every client offers (and the server selects).
 pub const SUBPROTOCOL: &str = "chapterhouse";
@@ -123,7 +123,8 @@ struct Connection {
 
 impl Connection {
     async fn run(state: AppState, socket: WebSocket, token: Option<String>) {
-        let (mut sink, mut stream) = socket.split();
+        let socket = Socket::new(socket);
+        let mut stream = Stream::new(&socket);
         // Watched before the store is asked, so that a sign-out committed after the check is seen.
         let session = token.as_deref().map(|t| state.sessions.watch(&token_hash(t)));
         let account = match token {
@@ -131,14 +132,16 @@ impl Connection {
             Some(token) => match account_for(&state, &token).await {
                 Ok(account) => Some(account),
                 Err(e) => {
+                    let mut sink = Sink::new(&socket);
                     let _ = sink.send(Message::Text(error_text(&e, None, None))).await;
                     let frame = CloseFrame { code: CLOSE_UNAUTHORIZED, reason: e.code().into() };
                     let _ = sink.send(Message::Close(Some(frame))).await;
+                    socket.drop_connection();
                     return;
                 }
             },
         };
-        let (out, queue) = outbox(state.socket_queue);
+        let (out, queue) = outbox_to(state.socket_queue, Some(Arc::clone(&socket) as Arc<dyn Direct>));
         let id = state.next_conn.fetch_add(1, Ordering::Relaxed);
         let notices = watch(Watched {
             conn: id,
@@ -148,7 +151,7 @@ impl Connection {
             kicks: state.lobbies.kicks(),
         });
         let (close, close_rx) = oneshot::channel();
-        let writer = tokio::spawn(write(sink, queue, close_rx));
+        let writer = tokio::spawn(write(Arc::clone(&socket), queue, close_rx));
         let mut conn = Connection {
             id,
             rate: state.limits.socket_messages(),
@@ -179,6 +182,8 @@ impl Connection {
                 finish(&mut stream, writer).await;
             }
         }
+        // Senders that still hold the queue cannot keep the connection open.
+        socket.drop_connection();
     }
 
     /// Handles the client's frames, and the [`Notice`]s about the connection, until the

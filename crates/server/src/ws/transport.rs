@@ -5,13 +5,16 @@
 //! socket with [`CLOSE_SLOW_CONSUMER`], while the tables and everyone else carry on.
 
 use crate::lobby::registry::Kick;
-use crate::outbox::OutboxReader;
+use crate::outbox::{Direct, Frame, OutboxReader};
 use crate::table::ConnId;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
-use futures_util::stream::{SplitSink, SplitStream};
-use futures_util::{SinkExt, StreamExt};
+use futures_util::task::AtomicWaker;
+use futures_util::{Sink as _, SinkExt, StreamExt};
 use std::future::Future;
-use std::task::Poll;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::task::JoinHandle;
@@ -34,8 +37,168 @@ const CLOSE_GRACE: Duration = Duration::from_secs(10);
 /// How long to wait for the client's answer to our close frame.
 const CLOSE_REPLY: Duration = Duration::from_secs(2);
 
-pub(super) type Sink = SplitSink<WebSocket, Message>;
-pub(super) type Stream = SplitStream<WebSocket>;
+/// One connection's WebSocket, shared by its reader, its writer task and the senders that write
+/// to it themselves ([`Direct`]). Each holds it for one step that does not wait (a read, or a
+/// write into its buffer and an attempt to send that), never across an `await`.
+pub(super) struct Socket {
+    ws: Mutex<Option<WebSocket>>,
+    /// A sender's write did not leave at once (the client is not reading fast enough): the
+    /// writer task sends it, and until then every message is queued.
+    busy: AtomicBool,
+    /// The writer task, woken when a sender's write can go on.
+    writer: Arc<WriterWake>,
+    /// `writer` as a waker.
+    waker: Waker,
+}
+
+/// Wakes the writer task registered last.
+#[derive(Default)]
+struct WriterWake(AtomicWaker);
+
+impl std::task::Wake for WriterWake {
+    fn wake(self: Arc<Self>) {
+        self.0.wake();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        self.0.wake();
+    }
+}
+
+impl Socket {
+    pub(super) fn new(ws: WebSocket) -> Arc<Socket> {
+        let writer = Arc::new(WriterWake::default());
+        let waker = Waker::from(Arc::clone(&writer));
+        Arc::new(Socket { ws: Mutex::new(Some(ws)), busy: AtomicBool::new(false), writer, waker })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Option<WebSocket>> {
+        self.ws.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Drops the connection (once its reader and writer are done with it).
+    pub(super) fn drop_connection(&self) {
+        drop(self.lock().take());
+    }
+
+    /// Resolves when a sender's write waits for the writer task to finish it.
+    async fn wants_flush(&self) {
+        std::future::poll_fn(|cx| {
+            self.writer.0.register(cx.waker());
+            if self.busy.load(Ordering::Acquire) {
+                Poll::Ready(())
+            } else {
+                Poll::Pending
+            }
+        })
+        .await;
+    }
+}
+
+impl Direct for Socket {
+    fn try_write(&self, frames: &[&Frame]) -> bool {
+        if self.busy.load(Ordering::Acquire) {
+            return false;
+        }
+        // Taken by the reader or the writer this moment: queue instead of waiting.
+        let Ok(mut guard) = self.ws.try_lock() else { return false };
+        let Some(ws) = guard.as_mut() else { return false };
+        if self.busy.load(Ordering::Acquire) {
+            return false;
+        }
+        // A step that cannot finish now wakes the writer task when it can.
+        let mut cx = Context::from_waker(&self.waker);
+        if !matches!(Pin::new(&mut *ws).poll_ready(&mut cx), Poll::Ready(Ok(()))) {
+            return false;
+        }
+        for (i, text) in frames.iter().enumerate() {
+            if Pin::new(&mut *ws).start_send(Message::Text((*text).clone())).is_err() {
+                // The connection failed: its reader and writer find out and end it.
+                return i > 0;
+            }
+        }
+        if Pin::new(&mut *ws).poll_flush(&mut cx).is_pending() {
+            self.busy.store(true, Ordering::Release);
+        }
+        true
+    }
+}
+
+/// The writing side of a [`Socket`].
+pub(super) struct Sink(Arc<Socket>);
+
+/// The reading side of a [`Socket`].
+pub(super) struct Stream(Arc<Socket>);
+
+impl Sink {
+    pub(super) fn new(socket: &Arc<Socket>) -> Sink {
+        Sink(Arc::clone(socket))
+    }
+
+    /// One step on the socket, by the task that a sender's write wakes from now on. A flush
+    /// that is done (`flushes`) leaves the socket free for senders again: whatever waited in
+    /// its buffer, a sender's write too, has left (or never will).
+    fn step<T>(
+        &self,
+        cx: &mut Context<'_>,
+        flushes: bool,
+        f: impl FnOnce(Pin<&mut WebSocket>, &mut Context<'_>) -> Poll<Result<T, axum::Error>>,
+    ) -> Poll<Result<T, axum::Error>> {
+        self.0.writer.0.register(cx.waker());
+        let mut ws = self.0.lock();
+        let Some(ws) = ws.as_mut() else {
+            return Poll::Ready(Err(not_connected()));
+        };
+        let done = f(Pin::new(ws), cx);
+        if flushes && done.is_ready() {
+            self.0.busy.store(false, Ordering::Release);
+        }
+        done
+    }
+}
+
+fn not_connected() -> axum::Error {
+    axum::Error::new(std::io::Error::from(std::io::ErrorKind::NotConnected))
+}
+
+impl futures_util::Sink<Message> for Sink {
+    type Error = axum::Error;
+
+    fn poll_ready(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.step(cx, false, |ws, cx| ws.poll_ready(cx))
+    }
+
+    fn start_send(self: Pin<&mut Self>, item: Message) -> Result<(), Self::Error> {
+        let mut ws = self.0.lock();
+        let Some(ws) = ws.as_mut() else { return Err(not_connected()) };
+        Pin::new(ws).start_send(item)
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.step(cx, true, |ws, cx| ws.poll_flush(cx))
+    }
+
+    fn poll_close(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.step(cx, true, |ws, cx| ws.poll_close(cx))
+    }
+}
+
+impl Stream {
+    pub(super) fn new(socket: &Arc<Socket>) -> Stream {
+        Stream(Arc::clone(socket))
+    }
+}
+
+impl futures_util::Stream for Stream {
+    type Item = Result<Message, axum::Error>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        match self.0.lock().as_mut() {
+            Some(ws) => Pin::new(ws).poll_next(cx),
+            None => Poll::Ready(None),
+        }
+    }
+}
 
 /// Why a connection ends.
 pub(super) enum End {
@@ -115,7 +278,8 @@ pub(super) fn watch(watched: Watched) -> mpsc::UnboundedReceiver<Notice> {
 ///
 /// The overflow is looked for when a message is taken and watched only while a write waits on
 /// the client: a queue can only fill while its writer is not taking from it.
-pub(super) async fn write(mut sink: Sink, mut queue: OutboxReader, mut close: oneshot::Receiver<CloseFrame>) {
+pub(super) async fn write(socket: Arc<Socket>, mut queue: OutboxReader, mut close: oneshot::Receiver<CloseFrame>) {
+    let mut sink = Sink::new(&socket);
     let fell_behind = queue.overflow_signal();
     loop {
         // A busy socket finds its next message already queued: take it without setting up the
@@ -124,23 +288,31 @@ pub(super) async fn write(mut sink: Sink, mut queue: OutboxReader, mut close: on
             Err(oneshot::error::TryRecvError::Empty) => queue.try_recv(),
             closing => return close_after_queue(sink, queue, closing.ok()).await,
         };
+        // A message to send, or none: a sender's write is to be finished.
         let text = match ready {
             Some(text) => Some(text),
             None => tokio::select! {
                 biased;
                 frame = &mut close => return close_after_queue(sink, queue, frame.ok()).await,
-                text = queue.recv() => text,
+                text = queue.recv() => match text {
+                    Some(text) => Some(text),
+                    None => return,
+                },
+                () = socket.wants_flush() => None,
             },
         };
         if queue.fell_behind() {
             return close_slow_consumer(sink, queue).await;
         }
-        let Some(text) = text else { return };
         // What is queued together (a patch and the ack behind it) goes out in one write.
         let send_queued = async {
-            sink.feed(Message::Text(text)).await?;
-            while let Some(more) = queue.try_recv() {
-                sink.feed(Message::Text(more)).await?;
+            if let Some(text) = text {
+                sink.feed(Message::Text(text)).await?;
+                queue.settle();
+                while let Some(more) = queue.try_recv() {
+                    sink.feed(Message::Text(more)).await?;
+                    queue.settle();
+                }
             }
             sink.flush().await
         };
