@@ -178,6 +178,22 @@ async fn next_move(sockets: &mut [Ws], game: &str) -> (usize, Value, u64) {
     (seat, snap["legal_actions"][0].clone(), snap["version"].as_u64().unwrap())
 }
 
+/// Sends `action` again every 200 ms (reqs from `first_req` on) while the answer is
+/// `server/unavailable`, for at most 80 tries; the last answer.
+async fn until_taken(ws: &mut Ws, game: &str, version: u64, action: &Value, first_req: u64) -> Value {
+    let mut answer = Value::Null;
+    for req in first_req..first_req + 80 {
+        ws.send(json!({"type": "action", "game": game, "version": version, "action": action, "req": req})).await;
+        answer = ws.recv_until(|m| m["req"] == req).await;
+        if answer["type"] == "ack" {
+            break;
+        }
+        assert_eq!(answer["code"], "server/unavailable", "{answer}");
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    answer
+}
+
 #[tokio::test]
 async fn an_action_whose_commit_reply_is_lost_is_acknowledged_broadcast_and_the_game_goes_on() {
     let Some(db) = TestDb::postgres().await else { return };
@@ -225,18 +241,7 @@ async fn during_an_outage_actions_fail_fast_with_server_unavailable_and_the_stor
     assert!(codes.iter().all(|c| c == "server/unavailable"), "{codes:?}");
 
     proxy.down.store(false, Ordering::SeqCst);
-    let mut answer = Value::Null;
-    for req in 20..100 {
-        sockets[seat]
-            .send(json!({"type": "action", "game": game, "version": version, "action": action, "req": req}))
-            .await;
-        answer = sockets[seat].recv_until(|m| m["req"] == req).await;
-        if answer["type"] == "ack" {
-            break;
-        }
-        assert_eq!(answer["code"], "server/unavailable", "{answer}");
-        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-    }
+    let answer = until_taken(&mut sockets[seat], &game, version, &action, 20).await;
     assert_eq!(answer["type"], "ack", "the store came back and the action was taken: {answer}");
     server.stop().await;
     db.cleanup().await;
@@ -271,19 +276,7 @@ async fn when_the_database_stops_the_first_action_is_refused_without_waiting_out
         }
 
         proxy.refusing.send_replace(false);
-        let mut answer = Value::Null;
-        for req in 20..100 {
-            let req = 100 * round + req;
-            sockets[seat]
-                .send(json!({"type": "action", "game": game, "version": version, "action": action, "req": req}))
-                .await;
-            answer = sockets[seat].recv_until(|m| m["req"] == req).await;
-            if answer["type"] == "ack" {
-                break;
-            }
-            assert_eq!(answer["code"], "server/unavailable", "round {round}: {answer}");
-            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-        }
+        let answer = until_taken(&mut sockets[seat], &game, version, &action, 100 * round + 20).await;
         assert_eq!(answer["type"], "ack", "round {round}: the database is back and the action was taken: {answer}");
     }
     server.stop().await;

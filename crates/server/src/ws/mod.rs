@@ -7,8 +7,10 @@
 //! - [`chat`]: the chat of the lobbies and games followed; writing; the host's mute.
 //!
 //! A connection is two tasks: this one reads and handles the client's frames; a writer sends the
-//! connection's bounded [`Outbox`] queue (see [`transport`]). Signing out closes the sockets
-//! opened with that token ([`CLOSE_UNAUTHORIZED`]).
+//! connection's bounded [`Outbox`] queue (see [`transport`]). A sender whose message has nothing
+//! queued ahead of it writes it to the socket itself when the socket takes it at once (a table's
+//! patch and ack, most of the time), so the writer task only runs for a client that is slow to
+//! read. Signing out closes the sockets opened with that token ([`CLOSE_UNAUTHORIZED`]).
 
 mod chat;
 mod game;

@@ -1,5 +1,7 @@
-//! The socket's transport: the upgrade's frame limits, close codes, the writer task that drains a
-//! connection's [`Outbox`](crate::outbox::Outbox), and the closing handshake.
+//! The socket's transport: the upgrade's frame limits, close codes, the shared [`Socket`] that
+//! senders write to directly when nothing is queued, the writer task that drains a connection's
+//! [`Outbox`](crate::outbox::Outbox) and finishes the writes that could not leave at once, and the
+//! closing handshake.
 //!
 //! A client that stops reading fills its queue; its writer then drops the backlog and closes the
 //! socket with [`CLOSE_SLOW_CONSUMER`], while the tables and everyone else carry on.
