@@ -23,11 +23,12 @@ pub type Frame = axum::extract::ws::Utf8Bytes;
 pub const DEFAULT_CAPACITY: usize = 1024;
 
 /// One entry of the queue: a message, or two that must reach the socket's writer together (a
-/// patch and the ack behind it, so that they go out in one write).
+/// patch and the ack behind it, so that they go out in one write). The pair is boxed: a queue's
+/// first block of slots is allocated when its socket opens, each slot the size of an entry.
 #[derive(Debug)]
 enum Item {
     One(Frame),
-    Two(Frame, Frame),
+    Two(Box<(Frame, Frame)>),
 }
 
 /// A socket that a sender may write to itself (see the module's documentation).
@@ -106,7 +107,7 @@ impl Outbox {
     /// Queues two messages as one entry: the socket's writer takes both at once, so they go out in
     /// one write (no wake-up of the writer can fall between them). Otherwise as [`Outbox::send`].
     pub fn send_two(&self, first: Frame, second: Frame) -> bool {
-        self.queue(Item::Two(first, second))
+        self.queue(Item::Two(Box::new((first, second))))
     }
 
     /// Whether the queue has overflowed (nothing more is queued).
@@ -127,7 +128,7 @@ impl Outbox {
             if self.pending.load(Ordering::Acquire) == 0 {
                 let written = match &item {
                     Item::One(text) => direct.try_write(&[text]),
-                    Item::Two(first, second) => direct.try_write(&[first, second]),
+                    Item::Two(pair) => direct.try_write(&[&pair.0, &pair.1]),
                 };
                 if written {
                     return true;
@@ -187,7 +188,8 @@ impl OutboxReader {
                 self.handed += 1;
                 text
             }
-            Item::Two(first, second) => {
+            Item::Two(pair) => {
+                let (first, second) = *pair;
                 self.second = Some(second);
                 first
             }

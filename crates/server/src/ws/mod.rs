@@ -206,7 +206,7 @@ impl Connection {
                     Notice::FellBehind => return End::FellBehind,
                     Notice::Kick(kick) => {
                         self.kicked_from_chat(&kick);
-                        self.kicked(kick).await;
+                        self.kicked(*kick).await;
                     }
                     Notice::Closing => {
                         let reason = "server shutting down".into();

@@ -223,8 +223,9 @@ pub(super) enum Notice {
     FellBehind,
     /// The server is shutting down.
     Closing,
-    /// Someone was removed from a lobby.
-    Kick(Kick),
+    /// Someone was removed from a lobby (boxed: the queue's slots, allocated when a socket
+    /// opens, are the size of the largest notice).
+    Kick(Box<Kick>),
 }
 
 /// What a connection's watcher waits for (see [`watch`]).
@@ -253,7 +254,7 @@ pub(super) fn watch(watched: Watched) -> mpsc::UnboundedReceiver<Notice> {
                 () = async { match &revoked { Some(token) => token.cancelled().await, None => std::future::pending().await } } => Notice::Revoked,
                 () = fell_behind.cancelled() => Notice::FellBehind,
                 kick = kicks.recv(), if kicks_open => match kick {
-                    Ok(kick) => Notice::Kick(kick),
+                    Ok(kick) => Notice::Kick(Box::new(kick)),
                     Err(broadcast::error::RecvError::Lagged(missed)) => {
                         tracing::warn!(conn, missed, "kick notices lagged");
                         continue;
