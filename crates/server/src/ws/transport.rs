@@ -78,6 +78,14 @@ impl Socket {
         self.ws.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// `f` on the connection, or `gone` once it has been dropped.
+    fn with<T>(&self, gone: impl FnOnce() -> T, f: impl FnOnce(Pin<&mut WebSocket>) -> T) -> T {
+        match self.lock().as_mut() {
+            Some(ws) => f(Pin::new(ws)),
+            None => gone(),
+        }
+    }
+
     /// Drops the connection (once its reader and writer are done with it).
     pub(super) fn drop_connection(&self) {
         drop(self.lock().take());
@@ -99,6 +107,7 @@ impl Socket {
 
 impl Direct for Socket {
     fn try_write(&self, frames: &[&Frame]) -> bool {
+        // Looked at again under the lock; this first look spares the lock when it is set.
         if self.busy.load(Ordering::Acquire) {
             return false;
         }
@@ -147,15 +156,16 @@ impl Sink {
         f: impl FnOnce(Pin<&mut WebSocket>, &mut Context<'_>) -> Poll<Result<T, axum::Error>>,
     ) -> Poll<Result<T, axum::Error>> {
         self.0.writer.0.register(cx.waker());
-        let mut ws = self.0.lock();
-        let Some(ws) = ws.as_mut() else {
-            return Poll::Ready(Err(not_connected()));
-        };
-        let done = f(Pin::new(ws), cx);
-        if flushes && done.is_ready() {
-            self.0.busy.store(false, Ordering::Release);
-        }
-        done
+        self.0.with(
+            || Poll::Ready(Err(not_connected())),
+            |ws| {
+                let done = f(ws, cx);
+                if flushes && done.is_ready() {
+                    self.0.busy.store(false, Ordering::Release);
+                }
+                done
+            },
+        )
     }
 }
 
@@ -171,9 +181,7 @@ impl futures_util::Sink<Message> for Sink {
     }
 
     fn start_send(self: Pin<&mut Self>, item: Message) -> Result<(), Self::Error> {
-        let mut ws = self.0.lock();
-        let Some(ws) = ws.as_mut() else { return Err(not_connected()) };
-        Pin::new(ws).start_send(item)
+        self.0.with(|| Err(not_connected()), |ws| ws.start_send(item))
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
@@ -195,10 +203,7 @@ impl futures_util::Stream for Stream {
     type Item = Result<Message, axum::Error>;
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        match self.0.lock().as_mut() {
-            Some(ws) => Pin::new(ws).poll_next(cx),
-            None => Poll::Ready(None),
-        }
+        self.0.with(|| Poll::Ready(None), |ws| ws.poll_next(cx))
     }
 }
 
