@@ -244,7 +244,7 @@ pub struct Delivery {
 /// The live rooms: one broadcast channel per room someone follows.
 #[derive(Debug, Default)]
 pub struct ChatRooms {
-    rooms: Mutex<HashMap<Room, broadcast::Sender<Delivery>>>,
+    rooms: Mutex<LiveRooms>,
     last_id: AtomicI64,
     /// In cluster mode, where every delivery also goes so that the other nodes' followers get it
     /// (see `cluster::notice`); unset on a single server.
@@ -252,6 +252,20 @@ pub struct ChatRooms {
     /// The rooms known to hold no message and no mute (see [`ChatRooms::is_quiet`]).
     quiet: Mutex<QuietRooms>,
 }
+
+/// The broadcast channel of every room someone followed, and how many there may be before those
+/// nobody follows any more are dropped.
+#[derive(Debug, Default)]
+struct LiveRooms {
+    channels: HashMap<Room, broadcast::Sender<Delivery>>,
+    /// When `channels` holds this many, rooms nobody follows are dropped (then this becomes twice
+    /// what is left, and at least [`MIN_PRUNE`]): each subscribe costs O(1) on average, where
+    /// dropping them at every subscribe cost O(rooms), O(sockets²) for a server filling up.
+    prune_at: usize,
+}
+
+/// Fewer live rooms than this are never pruned.
+const MIN_PRUNE: usize = 64;
 
 /// Rooms whose store was read and found to hold nothing to show a new follower, and a count of
 /// the messages and mute changes since the server started: a room is marked quiet only if
@@ -273,9 +287,19 @@ impl ChatRooms {
     /// A receiver of everything said in `room` from now on.
     pub fn subscribe(&self, room: &Room) -> broadcast::Receiver<Delivery> {
         let mut rooms = self.rooms.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        // Rooms nobody follows any more are dropped here, so the map does not grow.
-        rooms.retain(|_, tx| tx.receiver_count() > 0);
-        rooms.entry(room.clone()).or_insert_with(|| broadcast::channel(ROOM_BUFFER).0).subscribe()
+        // Rooms nobody follows any more are dropped here, once their number has doubled, so the
+        // map does not grow beyond twice the rooms followed.
+        if rooms.channels.len() >= rooms.prune_at {
+            rooms.channels.retain(|_, tx| tx.receiver_count() > 0);
+            rooms.prune_at = (2 * rooms.channels.len()).max(MIN_PRUNE);
+        }
+        rooms.channels.entry(room.clone()).or_insert_with(|| broadcast::channel(ROOM_BUFFER).0).subscribe()
+    }
+
+    /// How many rooms have a channel (followed, or not yet pruned).
+    #[cfg(test)]
+    fn channels(&self) -> usize {
+        self.rooms.lock().unwrap_or_else(std::sync::PoisonError::into_inner).channels.len()
     }
 
     /// Sends to everyone following `room`: on this server, and through the relay (cluster mode) on
@@ -290,7 +314,7 @@ impl ChatRooms {
     /// Sends to the followers of `room` on this server only (a delivery relayed from another node).
     pub fn publish_here(&self, room: &Room, delivery: Delivery) {
         let rooms = self.rooms.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(tx) = rooms.get(room) {
+        if let Some(tx) = rooms.channels.get(room) {
             let _ = tx.send(delivery);
         }
     }
@@ -405,6 +429,28 @@ mod tests {
         rooms.mark_quiet(&a, ticket);
         rooms.relay_to(tokio::sync::mpsc::unbounded_channel().0);
         assert!(!rooms.is_quiet(&a));
+    }
+
+    #[test]
+    fn rooms_nobody_follows_are_dropped_once_they_outnumber_those_followed() {
+        let rooms = ChatRooms::default();
+        let room = |n: usize| Room::Game(GameId(format!("g{n}")));
+        // 100 rooms followed for good, then 10,000 followed once and left.
+        let kept: Vec<_> = (0..100).map(|n| rooms.subscribe(&room(n))).collect();
+        for n in 100..10_100 {
+            drop(rooms.subscribe(&room(n)));
+            assert!(rooms.channels() <= 2 * kept.len() + 1, "{} channels after room {n}", rooms.channels());
+        }
+        // The followed rooms still deliver.
+        let mut first = kept.into_iter().next().expect("followed");
+        rooms.publish(&room(0), Delivery { id: Some(1), text: Frame::from("hi".to_owned()) });
+        assert_eq!(first.try_recv().map(|d| d.id), Ok(Some(1)));
+        // Once nobody follows anything, few rooms are left.
+        drop(first);
+        for n in 20_000..20_300 {
+            drop(rooms.subscribe(&room(n)));
+        }
+        assert!(rooms.channels() <= MIN_PRUNE, "{} channels", rooms.channels());
     }
 
     #[test]
