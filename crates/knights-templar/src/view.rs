@@ -240,7 +240,7 @@ pub(crate) fn scramble_hidden(game: &KnightsTemplar, viewer: Viewer, rng: &mut G
 /// The JSON of a [`View`] (what clients receive, and what every action's RFC 6902 patch is
 /// computed from) is leaner than its fields: every viewer receives the patch of every action, so
 /// one action should change as few values as possible (issue 12: the median patch of a 4-player
-/// game went from ~790 B to under 200 B).
+/// game went from ~790 B to 314 B; what the rest would take is in `docs/performance.md`).
 ///
 /// - Cards are bare ids: names and types are static card data (the rules texts name every card;
 ///   the type follows from the id, ids running through [`CardType::ALL`] in order).

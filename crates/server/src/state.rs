@@ -32,9 +32,6 @@ pub struct AppState {
     pub sockets_closing: CancellationToken,
     /// Tracks socket tasks, so shutdown can wait for their close frames.
     pub sockets: TaskTracker,
-    /// Tracks the tasks that turn a table's answer into an `ack` (or error) for its socket, so
-    /// that shutdown queues every answer before the sockets close.
-    pub answers: TaskTracker,
     /// Numbers socket connections.
     pub next_conn: Arc<AtomicU64>,
     /// The tokens of open sockets, so that a sign-out reaches them.

@@ -183,7 +183,6 @@ pub async fn serve(
         shutdown: stopping.clone(),
         sockets_closing: CancellationToken::new(),
         sockets: TaskTracker::new(),
-        answers: TaskTracker::new(),
         next_conn: Arc::new(AtomicU64::new(1)),
         sessions: Arc::default(),
         socket_queue: config.socket_queue,
@@ -228,12 +227,8 @@ pub async fn serve(
     // The cluster's tasks hold the tables (and so the writer): they stop now. The leases renewed
     // last stay valid for the few moments the writer needs to finish.
     cluster_stop.cancel();
-    // Every action a table answered has its ack (or error) queued before any socket closes: an
-    // action that was stored and broadcast must not lose its ack to the shutdown.
-    state.answers.close();
-    if tokio::time::timeout(Duration::from_secs(5), state.answers.wait()).await.is_err() {
-        tracing::warn!("some action answers were not queued in time");
-    }
+    // A table queues each action's ack (or error) on its mover's socket itself, before it
+    // stops: every action that was stored and broadcast has its ack queued by now.
     // 2. Sockets send what is queued, then a close frame.
     state.sockets_closing.cancel();
     state.sockets.close();
