@@ -408,7 +408,12 @@ impl std::fmt::Debug for ViewCache {
 /// one) for each action.
 #[derive(Debug, Default)]
 pub struct DiffMemo {
+    /// The members diffed in this action: the first `used`. Those after are kept from earlier
+    /// actions only for their buffers, which the next entries reuse.
     entries: Vec<MemoEntry>,
+    used: usize,
+    /// A path buffer, reused.
+    path: String,
     /// Pairs of parts (old, new) already diffed: the entries of their changed members, or
     /// `None` when their keys differ (then the views are diffed whole).
     pairs: Vec<PartPair>,
@@ -417,7 +422,7 @@ pub struct DiffMemo {
 /// Two parts (old, new) and the entries of their changed members (`None`: keys differ).
 type PartPair = (Arc<ViewText>, Arc<ViewText>, Option<Vec<usize>>);
 
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct MemoEntry {
     key: String,
     old: String,
@@ -429,8 +434,26 @@ struct MemoEntry {
 impl DiffMemo {
     /// Forgets every member diffed so far (call between actions).
     pub fn clear(&mut self) {
-        self.entries.clear();
+        self.used = 0;
         self.pairs.clear();
+        // Buffers of an unusually large action are not kept.
+        if self.entries.iter().any(|e| e.capacity() > MAX_KEPT_ENTRY) {
+            self.entries.clear();
+        }
+    }
+
+    /// The members diffed in this action.
+    fn used(&self) -> &[MemoEntry] {
+        &self.entries[..self.used]
+    }
+}
+
+/// A memo entry whose buffers hold more than this is dropped, not reused.
+const MAX_KEPT_ENTRY: usize = 64 * 1024;
+
+impl MemoEntry {
+    fn capacity(&self) -> usize {
+        self.key.capacity() + self.old.capacity() + self.new.capacity() + self.ops.capacity()
     }
 }
 
@@ -473,7 +496,7 @@ pub fn diff_parts_memo(old: &ViewParts, new: &ViewParts, memo: &mut DiffMemo) ->
         }
     }
     // json_patch walks the whole object's keys in order; each key is in one part only.
-    entries.sort_by(|a, b| memo.entries[*a].key.cmp(&memo.entries[*b].key));
+    entries.sort_by(|a, b| memo.used()[*a].key.cmp(&memo.used()[*b].key));
     memo.patch(&entries)
 }
 
@@ -510,28 +533,40 @@ fn member_entry(
     new: (usize, usize),
 ) -> usize {
     let (old_text, new_text) = (left.text(old.0, old.1), right.text(new.0, new.1));
-    if let Some(at) = memo.entries.iter().position(|e| e.key == key && e.old == old_text && e.new == new_text) {
+    if let Some(at) = memo.used().iter().position(|e| e.key == key && e.old == old_text && e.new == new_text) {
         return at;
     }
-    let mut ops = Ops::sized();
+    if memo.used == memo.entries.len() {
+        memo.entries.push(MemoEntry::default());
+    }
+    let at = memo.used;
+    memo.used += 1;
+    // The entry's and the memo's buffers, emptied, as the new entry's.
+    let entry = &mut memo.entries[at];
+    let mut ops = Ops { out: std::mem::take(&mut entry.ops), path: std::mem::take(&mut memo.path) };
+    ops.out.clear();
+    // Room for a member's usual operations (one or two, each some tens of bytes), so that
+    // writing them does not grow the buffer step by step.
+    ops.out.reserve(192);
+    ops.path.clear();
     ops.push_key(key);
     diff_at(left, old.0, old.1, right, new.0, new.1, &mut ops);
-    memo.entries.push(MemoEntry {
-        key: key.to_owned(),
-        old: old_text.to_owned(),
-        new: new_text.to_owned(),
-        ops: ops.out,
-    });
-    memo.entries.len() - 1
+    for (buffer, text) in [(&mut entry.key, key), (&mut entry.old, old_text), (&mut entry.new, new_text)] {
+        buffer.clear();
+        buffer.push_str(text);
+    }
+    entry.ops = ops.out;
+    memo.path = ops.path;
+    at
 }
 
 impl DiffMemo {
     /// The patch made of these entries' operations, in this order.
     fn patch(&self, entries: &[usize]) -> String {
-        let len: usize = entries.iter().map(|e| self.entries[*e].ops.len() + 1).sum();
+        let len: usize = entries.iter().map(|e| self.used()[*e].ops.len() + 1).sum();
         let mut out = String::with_capacity(len + 2);
         out.push('[');
-        for ops in entries.iter().map(|e| &self.entries[*e].ops).filter(|ops| !ops.is_empty()) {
+        for ops in entries.iter().map(|e| &self.used()[*e].ops).filter(|ops| !ops.is_empty()) {
             if out.len() > 1 {
                 out.push(',');
             }
@@ -563,12 +598,6 @@ struct Ops {
 }
 
 impl Ops {
-    /// Room for a member's usual operations (one or two, each some tens of bytes), so that
-    /// writing them does not grow the buffers step by step.
-    fn sized() -> Self {
-        Ops { out: String::with_capacity(192), path: String::with_capacity(48) }
-    }
-
     /// Appends the reference token `key` (an object member's unescaped key) to the path.
     fn push_key(&mut self, key: &str) {
         self.path.push('/');
@@ -914,6 +943,8 @@ pub fn check_view_patches(descriptor: &dyn GameDescriptor, players: usize, optio
         // viewer's view as the parts it was written in.
         let mut cache = ViewCache::default();
         let mut kept = game.view_texts(&viewers, &mut cache);
+        // The diff memos too, cleared before each action's viewers (their buffers are reused).
+        let (mut memo, mut whole_memo) = (DiffMemo::default(), DiffMemo::default());
         let mut step = 0;
         while game.outcome().is_none() {
             step += 1;
@@ -923,7 +954,8 @@ pub fn check_view_patches(descriptor: &dyn GameDescriptor, players: usize, optio
             let legal = game.legal_actions(seat);
             let action = rng.choose(&legal).unwrap_or_else(|| panic!("{id} seed {seed}: no legal action")).clone();
             game.apply(seat, &action, &names).unwrap_or_else(|e| panic!("{id} seed {seed}: rejected {action}: {e}"));
-            let (mut memo, mut whole_memo) = (DiffMemo::default(), DiffMemo::default());
+            memo.clear();
+            whole_memo.clear();
             let all = game.view_texts(&viewers, &mut cache);
             for (((viewer, old_text), old_parts), parts) in viewers.iter().zip(texts.iter_mut()).zip(&mut kept).zip(all)
             {
@@ -1121,6 +1153,30 @@ mod tests {
     }
 
     #[test]
+    fn a_memo_used_again_after_clear_gives_each_action_its_own_patches() {
+        // Actions of different sizes one after another, through one memo cleared between them
+        // (as a table does): the entries and buffers kept from a larger action must not leak.
+        let views = [
+            r#"{"a":[1,2,3],"b":{"x":1,"y":[true]},"c":"s","d":0}"#,
+            r#"{"a":[1],"b":{"x":2,"y":[]},"c":"t","d":1}"#,
+            r#"{"a":[1],"b":{"x":2,"y":[]},"c":"t","d":2}"#,
+            r#"{"a":[4,5,6,7],"b":{"x":"long text that needs a larger buffer than before"},"c":null,"d":2}"#,
+            r#"{"a":[4,5,6,7],"b":{"x":"long text that needs a larger buffer than before"},"c":null,"d":2}"#,
+            r#"{"a":[],"b":{},"c":"u","d":3}"#,
+        ];
+        let mut memo = DiffMemo::default();
+        for pair in views.windows(2) {
+            memo.clear();
+            let (old, new) = (ViewText::new(pair[0].to_owned()), ViewText::new(pair[1].to_owned()));
+            let expected = serde_json::to_string(&json_patch::diff(&parse(pair[0]), &parse(pair[1]))).unwrap();
+            // Two viewers with the same views: the second reads the first's entries.
+            assert_eq!(diff_texts_memo(&old, &new, &mut memo), expected, "{} -> {}", pair[0], pair[1]);
+            assert_eq!(diff_texts_memo(&old, &new, &mut memo), expected);
+        }
+        assert!(memo.entries.len() >= 4, "entries are kept for their buffers");
+    }
+
+    #[test]
     fn viewers_sharing_members_get_the_same_patches_as_alone() {
         // Two viewers of one action: the board changes alike for both, the hands differ.
         let old = [r#"{"board":[1,2],"hand":[5],"me":0}"#, r#"{"board":[1,2],"hand":[7],"me":1}"#];
@@ -1136,8 +1192,8 @@ mod tests {
             diff_texts_memo(&ViewText::new(o.into()), &ViewText::new(n.into()), &mut DiffMemo::default()),
             r#"[{"op":"replace","path":"/b","value":2}]"#
         );
-        assert_eq!(memo.entries.len(), 3, "the board once, each hand once");
-        assert_eq!(memo.entries.iter().filter(|e| e.key == "board").count(), 1);
+        assert_eq!(memo.used().len(), 3, "the board once, each hand once");
+        assert_eq!(memo.used().iter().filter(|e| e.key == "board").count(), 1);
         // Different key sets fall back to the plain diff.
         let (o, n) = (r#"{"a":1}"#, r#"{"a":1,"b":2}"#);
         assert_eq!(
