@@ -7,7 +7,7 @@ use chapterhouse::clock::TurnLimit;
 use chapterhouse::ids::{AccountId, GameId, LobbyId};
 use chapterhouse::lobby::LobbyStatus;
 use chapterhouse::store::writer::{AppendError, Writer};
-use chapterhouse::store::{AccountKind, ActionRow, GameStatus, LobbyRecord, NewGame, Store, StoreError};
+use chapterhouse::store::{Account, AccountKind, ActionRow, GameStatus, LobbyRecord, NewGame, Store, StoreError};
 use common::TestDb;
 use game_core::{Outcome, Seat, Seed, StateHash};
 use serde_json::json;
@@ -165,7 +165,7 @@ async fn lobbies_are_saved_listed_when_public_and_open_and_read_back() {
 }
 
 #[tokio::test]
-async fn a_rematch_is_stored_with_its_lobby_and_the_loser_of_a_race_stores_neither() {
+async fn a_rematch_is_stored_with_its_lobby_and_bots_and_the_loser_of_a_race_stores_none_of_them() {
     each_backend(|store| async move {
         let a = store.create_account("A", AccountKind::Guest, None, None).await.unwrap();
         let b = store.create_account("B", AccountKind::Guest, None, None).await.unwrap();
@@ -180,10 +180,14 @@ async fn a_rematch_is_stored_with_its_lobby_and_the_loser_of_a_race_stores_neith
             state: json!({}),
         };
         let (first, second) = (lobby(&a.id), lobby(&b.id));
-        store.insert_rematch_lobby(&game.id, &first).await.unwrap();
+        let bot = || Account { id: AccountId::random(), name: "Bot 1".into(), kind: AccountKind::Bot };
+        let (first_bot, second_bot) = (bot(), bot());
+        store.insert_rematch_lobby(&game.id, &first, std::slice::from_ref(&first_bot)).await.unwrap();
+        assert_eq!(store.account(&first_bot.id).await.unwrap(), Some(first_bot.clone()));
         // B asked at the same moment and came second.
-        let lost = store.insert_rematch_lobby(&game.id, &second).await;
+        let lost = store.insert_rematch_lobby(&game.id, &second, std::slice::from_ref(&second_bot)).await;
         assert!(matches!(lost, Err(StoreError::Conflict(_))), "{lost:?}");
+        assert_eq!(store.account(&second_bot.id).await.unwrap(), None, "the second lobby's bot is not left behind");
         assert_eq!(store.rematch_lobby(&game.id).await.unwrap(), Some(first.id.clone()));
         assert_eq!(store.lobby(&first.id).await.unwrap(), Some(first.clone()));
         assert_eq!(store.lobby(&second.id).await.unwrap(), None, "the second lobby is not left behind");

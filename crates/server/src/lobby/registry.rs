@@ -372,13 +372,19 @@ impl Lobbies {
         lobby.rated = rated;
         lobby.seats = vec![None; max];
         let mut invited = Vec::new();
-        let mut bots = 0;
+        // New accounts for the bots, stored with the lobby (not if another rematch came first).
+        let mut bots = Vec::new();
         for (seat, (account, bot)) in setup.accounts.iter().zip(&setup.bots).enumerate().take(max) {
             let name = setup.seats.get(seat).cloned().unwrap_or_default();
             if *bot {
-                bots += 1;
-                let bot = self.store.create_account(&format!("Bot {bots}"), AccountKind::Bot, None, None).await?;
-                lobby.seats[seat] = Some(super::SeatHolder { account: bot.id, name: bot.name, bot: true });
+                let bot = Account {
+                    id: AccountId::random(),
+                    name: format!("Bot {}", bots.len() + 1),
+                    kind: AccountKind::Bot,
+                };
+                lobby.seats[seat] =
+                    Some(super::SeatHolder { account: bot.id.clone(), name: bot.name.clone(), bot: true });
+                bots.push(bot);
             } else {
                 let accepted = (account == &by.id).then_some(true);
                 invited.push(super::rematch::Invitee { account: account.clone(), name, seat, accepted });
@@ -386,7 +392,7 @@ impl Lobbies {
         }
         lobby.rematch = Some(super::rematch::Rematch { of: setup.id.clone(), invited });
         lobby.seat_the_accepted();
-        match self.store.insert_rematch_lobby(&setup.id, &lobby.record()).await {
+        match self.store.insert_rematch_lobby(&setup.id, &lobby.record(), &bots).await {
             Ok(()) => {}
             // Another player asked at the same moment and was first: theirs is the rematch (this
             // lobby was not stored).

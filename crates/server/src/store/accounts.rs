@@ -4,6 +4,7 @@ use super::{int, opt_text, text, Backend, Store, StoreError};
 use crate::ids::{now_ms, AccountId};
 use serde::{Deserialize, Serialize};
 use sqlx::any::AnyRow;
+use sqlx::AnyConnection;
 
 /// What kind of account.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -249,4 +250,22 @@ impl Store {
             .await?;
         int(&row, "n")
     }
+}
+
+/// Stores a bot's account on `conn` (in the caller's transaction): bots have no password, no
+/// token and no unique name.
+pub(super) async fn insert_bot_on(conn: &mut AnyConnection, bot: &Account) -> Result<(), StoreError> {
+    sqlx::query(
+        "insert into accounts (id, name, name_key, kind, password_hash, created_at) values ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(bot.id.as_str())
+    .bind(bot.name.as_str())
+    .bind(None::<String>)
+    .bind(AccountKind::Bot.as_str())
+    .bind(None::<String>)
+    .bind(now_ms())
+    .execute(conn)
+    .await
+    .map_err(StoreError::from_insert)?;
+    Ok(())
 }

@@ -1,17 +1,27 @@
 //! Which lobby a finished game's rematch was offered in (see `lobby::rematch`).
 
+use super::accounts::insert_bot_on;
 use super::lobbies::insert_lobby_on;
-use super::{text, LobbyRecord, Store, StoreError};
+use super::{text, Account, LobbyRecord, Store, StoreError};
 use crate::ids::{now_ms, GameId, LobbyId};
 
 impl Store {
-    /// Stores `lobby` as the rematch of `game`, both in one commit: when the game has a rematch
-    /// already (another player asked at the same moment and was first), neither is stored.
+    /// Stores `lobby` as the rematch of `game`, with the accounts of the `bots` seated in it, all
+    /// in one commit: when the game has a rematch already (another player asked at the same
+    /// moment and was first), none of them is stored.
     ///
     /// # Errors
     /// [`StoreError::Conflict`] when the game has a rematch already; a database failure.
-    pub async fn insert_rematch_lobby(&self, game: &GameId, lobby: &LobbyRecord) -> Result<(), StoreError> {
+    pub async fn insert_rematch_lobby(
+        &self,
+        game: &GameId,
+        lobby: &LobbyRecord,
+        bots: &[Account],
+    ) -> Result<(), StoreError> {
         let mut tx = self.pool().begin().await?;
+        for bot in bots {
+            insert_bot_on(&mut tx, bot).await?;
+        }
         insert_lobby_on(&mut tx, lobby).await?;
         sqlx::query("insert into rematches (game_id, lobby_id, created_at) values ($1, $2, $3)")
             .bind(game.as_str())
