@@ -426,12 +426,15 @@ impl PatchFrames {
         viewer: Viewer,
         legal_actions: &str,
     ) -> crate::outbox::Frame {
-        let sees: Vec<bool> = events.iter().map(|e| e.audience.includes(viewer)).collect();
-        let index = match self.events.iter().position(|(s, _)| *s == sees) {
+        // Which events the viewer sees, compared in place: most viewers share a text written
+        // for another, and need no list of their own.
+        let sees = |e: &DynEvent| e.audience.includes(viewer);
+        let same = |seen: &[bool]| seen.len() == events.len() && seen.iter().zip(events).all(|(s, e)| *s == sees(e));
+        let index = match self.events.iter().position(|(seen, _)| same(seen)) {
             Some(i) => i,
             None => {
                 let text = serde_json::to_string(&EventRef::visible(events, viewer)).unwrap_or_default();
-                self.events.push((sees, text));
+                self.events.push((events.iter().map(sees).collect(), text));
                 self.events.len() - 1
             }
         };
