@@ -120,6 +120,9 @@ pub trait DynGame: Send + Sync {
     fn outcome(&self) -> Option<Outcome>;
     /// The hash of the full state.
     fn state_hash(&self) -> StateHash;
+    /// [`DynGame::state_hash`], written with the engine's memo from the previous call on this
+    /// game (see [`crate::Game::write_canonical`]): the same hash.
+    fn state_hash_cached(&self, cache: &mut crate::view_diff::ViewCache) -> StateHash;
     /// The full state as JSON (secret: for the engine driver and debugging, never for players).
     fn state(&self) -> Value;
     /// What setup did, for the game log.
@@ -217,6 +220,10 @@ impl<G: Game> DynGame for Wrapped<G> {
 
     fn state_hash(&self) -> StateHash {
         state_hash(&self.0)
+    }
+
+    fn state_hash_cached(&self, cache: &mut crate::view_diff::ViewCache) -> StateHash {
+        crate::hash::hash_written(|buf| self.0.write_canonical(buf, cache))
     }
 
     fn state(&self) -> Value {

@@ -91,6 +91,18 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
         viewers.iter().map(|viewer| crate::view_diff::ViewParts::whole(self.view_text(*viewer))).collect()
     }
 
+    /// Appends the state's canonical JSON to `out`: exactly what `serde_json::to_writer` writes
+    /// for it (the bytes [`crate::hash::state_hash`] hashes), which the default does. A live
+    /// table hashes its state after every action, and most of a state does not change from one
+    /// action to the next: an engine may keep in `cache` the JSON of members it wrote, with
+    /// exactly the values it wrote them from, and copy it while they are unchanged (the same
+    /// rules as for [`Game::view_texts`]; `check_view_patches` compares the two at every step).
+    fn write_canonical(&self, out: &mut Vec<u8>, cache: &mut crate::view_diff::ViewCache) {
+        let _ = cache;
+        // Writing into a Vec cannot fail, and game states serialise.
+        serde_json::to_writer(out, self).expect("game states serialise to JSON");
+    }
+
     /// `None` while the game runs; the result once it has ended.
     fn outcome(&self) -> Option<Outcome>;
 

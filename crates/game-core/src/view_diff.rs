@@ -923,8 +923,9 @@ fn array_items(doc: Doc<'_>, start: usize, end: usize) -> Option<Vec<(usize, usi
 /// new view text is exactly `json_patch::diff` of the two views as values, and that applying it
 /// to the previous view gives the new one; that the parts of `view_texts` join to `view_text`;
 /// and that the shared diffs a table sends ([`diff_parts_memo`] from the parts kept at the
-/// previous step, [`diff_texts_memo`] of whole texts) are that same patch. Returns the number
-/// of patches checked.
+/// previous step, [`diff_texts_memo`] of whole texts) are that same patch; and that the state
+/// hash written with the engine's memo, carried from step to step, is the plain one. Returns the
+/// number of patches checked.
 ///
 /// # Panics
 /// On the first mismatch, naming the game, seed, step and viewer.
@@ -943,6 +944,7 @@ pub fn check_view_patches(descriptor: &dyn GameDescriptor, players: usize, optio
         // viewer's view as the parts it was written in.
         let mut cache = ViewCache::default();
         let mut kept = game.view_texts(&viewers, &mut cache);
+        let mut hash_cache = ViewCache::default();
         // The diff memos too, cleared before each action's viewers (their buffers are reused).
         let (mut memo, mut whole_memo) = (DiffMemo::default(), DiffMemo::default());
         let mut step = 0;
@@ -954,6 +956,11 @@ pub fn check_view_patches(descriptor: &dyn GameDescriptor, players: usize, optio
             let legal = game.legal_actions(seat);
             let action = rng.choose(&legal).unwrap_or_else(|| panic!("{id} seed {seed}: no legal action")).clone();
             game.apply(seat, &action, &names).unwrap_or_else(|e| panic!("{id} seed {seed}: rejected {action}: {e}"));
+            assert_eq!(
+                game.state_hash_cached(&mut hash_cache),
+                game.state_hash(),
+                "{id} seed {seed} step {step}: the state hash written with the memo differs"
+            );
             memo.clear();
             whole_memo.clear();
             let all = game.view_texts(&viewers, &mut cache);

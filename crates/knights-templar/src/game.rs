@@ -56,6 +56,10 @@ impl game_core::Game for KnightsTemplar {
         view::view_texts(self, viewers, cache.get())
     }
 
+    fn write_canonical(&self, out: &mut Vec<u8>, cache: &mut ViewCache) {
+        crate::canonical::write(self, out, cache.get());
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         score::outcome(self)
     }

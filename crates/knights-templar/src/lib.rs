@@ -15,6 +15,7 @@
 //! - `testing`: the scripted-shuffle setup of spec §3 step 2, for tests.
 
 pub mod action;
+mod canonical;
 pub mod card;
 pub mod event;
 pub mod game;

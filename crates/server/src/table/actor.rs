@@ -68,6 +68,8 @@ pub(super) struct Actor {
     /// The engine's memo of the view parts it wrote last (parts whose inputs did not change
     /// are handed out again, not written again).
     view_cache: ViewCache,
+    /// The engine's memo of the state JSON it hashed last (see `Game::write_canonical`).
+    hash_cache: ViewCache,
     rx: mpsc::Receiver<Command>,
     store: Store,
     catalog: Arc<Catalog>,
@@ -133,6 +135,7 @@ impl Actor {
             viewers,
             memo: DiffMemo::default(),
             view_cache,
+            hash_cache: ViewCache::default(),
             rx,
             store,
             catalog,
@@ -277,7 +280,7 @@ impl Actor {
             seq: self.version + 1,
             seat,
             action,
-            hash: self.game.state_hash(),
+            hash: self.game.state_hash_cached(&mut self.hash_cache),
             outcome: self.game.outcome(),
             by_clock,
         };
