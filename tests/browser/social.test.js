@@ -24,7 +24,7 @@ function lines(page) {
   return page.$$eval('[data-testid="chat-line"]', (els) => els.map((e) => e.textContent));
 }
 
-test('players chat in the lobby and at the table, spectators are marked and can be hidden, the host mutes', async () => {
+test('players chat in the lobby and at the table, spectators are marked and can be hidden, the host mutes players and spectators', async () => {
   const ana = await guest(browser, 'Ana');
   const bob = await guest(browser, 'Bob');
   const link = await createLobby(ana, 'knights-templar');
@@ -66,6 +66,13 @@ test('players chat in the lobby and at the table, spectators are marked and can 
   assert.ok((await lines(ana)).some((l) => l.includes('Good luck')), "players' messages stay");
   await ana.uncheck('[data-testid="chat-hide-spectators"]');
   await waitLine(ana, 'Go Ana!');
+
+  // The host mutes the spectator too, from the spectator's message.
+  await ana.click('[data-testid="chat-line"]:has-text("Go Ana!") [data-testid="chat-mute"]');
+  await sam.waitForSelector('[data-testid="chat-muted-mark"]');
+  await say(sam, 'Still here');
+  await sam.waitForFunction(() => document.querySelector('[data-testid="chat-error"]').textContent.length > 0);
+  assert.match(await sam.textContent('[data-testid="chat-error"]'), /muted/);
   for (const p of [ana, bob, sam]) assert.deepEqual(p.errors, []);
   for (const p of [ana, bob, sam]) await p.context().close();
 });

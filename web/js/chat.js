@@ -19,7 +19,8 @@ function hideSpectators() {
 
 /**
  * A chat panel for `room` (`{ lobby: id }` or `{ game: id }`). `me` is the signed-in account (or null),
- * `host()` tells whether `me` hosts the lobby `lobbyId()` whose mutes apply (null: no mute controls).
+ * `host()` tells whether `me` hosts the lobby `lobbyId()` whose mutes apply (null: no mute controls);
+ * `refresh()` draws the lines again once either has changed.
  */
 export function chatPanel({ room, me, host = () => false, lobbyId = () => room.lobby || null }) {
   const key = room.lobby ? 'lobby' : 'game';
@@ -66,7 +67,8 @@ export function chatPanel({ room, me, host = () => false, lobbyId = () => room.l
 
   function line(m) {
     const mine = me && m.from.account === me.id;
-    const canMute = host() && !mine && !m.spectator && lobbyId();
+    // Spectators too: the host may silence anyone who writes here.
+    const canMute = host() && !mine && lobbyId();
     const isMuted = muted.has(m.from.account);
     return h('li', { class: ['chat-line', m.spectator ? 'spectator' : null], 'data-testid': 'chat-line', 'data-spectator': m.spectator ? '1' : '0' },
       h('span', { class: 'muted small' }, formatDate(m.at, { timeStyle: 'short' })), ' ',
@@ -103,5 +105,5 @@ export function chatPanel({ room, me, host = () => false, lobbyId = () => room.l
       error.textContent = msg.code && msg.code.startsWith('chat/') ? t(`chat.error.${msg.code.slice(5)}`) : msg.message;
     }
   });
-  return { el: panel, dispose: stop };
+  return { el: panel, dispose: stop, refresh: render };
 }

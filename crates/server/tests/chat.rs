@@ -383,6 +383,52 @@ async fn the_host_mutes_and_unmutes_a_member_in_the_lobby_and_its_game() {
     }
 }
 
+#[tokio::test]
+async fn the_host_mutes_a_spectator_who_wrote_in_the_game_s_chat_but_no_stranger() {
+    for db in TestDb::all().await {
+        eprintln!("-- on {}", db.backend);
+        let server = TestServer::start(&db).await;
+        let http = server.http();
+        let (ana, _, lobby_id, _) = lobby(&http, true).await;
+        ana.post(&format!("/api/lobbies/{lobby_id}/bots"), json!({"seat": 1})).await;
+        let game =
+            ana.post(&format!("/api/lobbies/{lobby_id}/start"), json!({})).await["game"].as_str().unwrap().to_string();
+        let mut ana_ws = Ws::connect(server.addr, ana.token.as_deref()).await;
+        ana_ws.send(json!({"type": "subscribe", "game": game})).await;
+        history(&mut ana_ws).await;
+        // Cal watches the public game (no member of the lobby) and writes; Dee only watches.
+        let (cal, cal_id) = http.guest("Cal").await;
+        let (_, dee_id) = http.guest("Dee").await;
+        let mut cal_ws = Ws::connect(server.addr, cal.token.as_deref()).await;
+        cal_ws.send(json!({"type": "subscribe", "game": game})).await;
+        history(&mut cal_ws).await;
+        say(&mut cal_ws, ("game", &game), "boo", 1).await;
+        let heard = next_chat(&mut ana_ws).await;
+        assert_eq!((heard["text"].as_str(), heard["spectator"].as_bool()), (Some("boo"), Some(true)));
+
+        ana_ws.send(json!({"type": "chat_mute", "lobby": lobby_id, "account": dee_id, "muted": true, "req": 2})).await;
+        assert_eq!(
+            ana_ws.recv_until(|m| m["type"] == "error").await["code"],
+            "lobby/no_such_member",
+            "neither a member nor an author here"
+        );
+        ana_ws.send(json!({"type": "chat_mute", "lobby": lobby_id, "account": cal_id, "muted": true, "req": 3})).await;
+        for ws in [&mut ana_ws, &mut cal_ws] {
+            let notice = ws.recv_until(|m| m["type"] == "chat_muted").await;
+            assert_eq!((notice["account"].as_str(), notice["muted"].as_bool()), (Some(cal_id.as_str()), Some(true)));
+        }
+        say(&mut cal_ws, ("game", &game), "boo again", 4).await;
+        assert_eq!(next_chat(&mut cal_ws).await["code"], "chat/muted");
+        // And in the lobby's chat, which Cal may follow (the lobby is public).
+        let (mut cal_lobby, history) = follow(&server, &cal, &lobby_id, None).await;
+        assert_eq!(history["muted"], json!([cal_id]));
+        say(&mut cal_lobby, ("lobby", &lobby_id), "here then", 5).await;
+        assert_eq!(next_chat(&mut cal_lobby).await["code"], "chat/muted");
+        server.stop().await;
+        db.cleanup().await;
+    }
+}
+
 /// The `chat_history` a new socket subscribing to `game` receives. (It may come before or after
 /// the table's snapshot, but always before the answer to a ping sent after the subscribe.)
 async fn watch(server: &TestServer, who: &Http, game: &str) -> Value {

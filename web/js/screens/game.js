@@ -75,7 +75,27 @@ export function gameScreen(ctx, id) {
   const logScroll = h('div', { class: 'log-scroll', role: 'log', tabindex: '0', 'aria-label': t('game.log') }, logList);
   const resultBox = h('section', { class: 'result-box' });
   const links = h('p', { class: 'game-links muted' });
-  const chat = chatPanel({ room: { game: id }, me: ctx.session ? ctx.session.account : null });
+  // The host of the game's lobby mutes in its chat here too (players and spectators alike): the
+  // page learns the lobby, and whether it is ours, once.
+  let hostedLobby = null;
+  const chat = chatPanel({ room: { game: id }, me: ctx.session ? ctx.session.account : null,
+    host: () => hostedLobby !== null, lobbyId: () => hostedLobby });
+  if (meId) findHostedLobby();
+
+  async function findHostedLobby() {
+    try {
+      const query = code ? `?code=${encodeURIComponent(code)}` : '';
+      const { game } = await get(`/api/games/${encodeURIComponent(id)}${query}`);
+      if (!game.lobby || disposed) return;
+      const { lobby } = await get(`/api/lobbies/${encodeURIComponent(game.lobby)}${query}`);
+      if (lobby.host === meId && !disposed) {
+        hostedLobby = game.lobby;
+        chat.refresh();
+      }
+    } catch {
+      // No mute controls: only the host has them, and the page works without.
+    }
+  }
   const rematch = rematchBox(ctx, id);
   const root = h('section', { class: 'game', 'data-testid': 'game' },
     h('header', { class: 'game-head' }, title, status, clockBox, zoom, notice),

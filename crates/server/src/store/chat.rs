@@ -150,6 +150,27 @@ impl Store {
         Ok(())
     }
 
+    /// Whether `account` has written in lobby `lobby`'s chat or in the chat of its game `game`.
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub async fn wrote_in_chat(
+        &self,
+        lobby: &LobbyId,
+        game: Option<&GameId>,
+        account: &AccountId,
+    ) -> Result<bool, StoreError> {
+        let row = sqlx::query(
+            "select 1 as wrote from chat_messages where account_id = $1 and (lobby_id = $2 or game_id = $3) limit 1",
+        )
+        .bind(account.as_str())
+        .bind(lobby.as_str())
+        .bind(game.map(GameId::as_str))
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(row.is_some())
+    }
+
     /// The accounts muted in lobby `lobby`, in the order they were muted.
     ///
     /// # Errors

@@ -168,7 +168,10 @@ impl Connection {
         Ok(())
     }
 
-    /// The host mutes (or unmutes) a member of the lobby, in its chat and its game's.
+    /// The host mutes (or unmutes) someone in the lobby's chat and its game's: a member, or a
+    /// spectator who has written in either (a public game's watchers are no members, and the
+    /// host must be able to silence one).
+    /// Someone neither a member nor an author there is `lobby/no_such_member`.
     ///
     /// # Errors
     /// `auth/missing_token`, `lobby/not_found`, `lobby/not_host`, `chat/cannot_mute_host`,
@@ -182,7 +185,7 @@ impl Connection {
         if target == lobby.host {
             return Err(ChatError::CannotMuteHost.into());
         }
-        if !lobby.is_member(&target) {
+        if !lobby.is_member(&target) && !self.state.store.wrote_in_chat(&id, lobby.game_id.as_ref(), &target).await? {
             return Err(ApiError::NoSuchMember);
         }
         let stored = self.state.store.set_chat_mute(&id, &target, muted).await;
