@@ -33,8 +33,10 @@ impl<T> Default for Kept<T> {
 }
 
 impl<T: Serialize + PartialEq + Clone> Kept<T> {
-    /// Appends `value`'s JSON to `out`: the kept text if it was written from an equal value.
-    fn write(&mut self, value: &T, out: &mut Vec<u8>) {
+    /// Appends `head` and `value`'s JSON to `out`: the kept text if it was written from an equal
+    /// value.
+    fn write(&mut self, out: &mut Vec<u8>, head: &str, value: &T) {
+        out.extend_from_slice(head.as_bytes());
         if self.value.as_ref() != Some(value) {
             self.json.clear();
             json(value, &mut self.json);
@@ -50,6 +52,12 @@ impl<T: Serialize + PartialEq + Clone> Kept<T> {
 /// Writes `value`'s compact JSON (game data: it serialises).
 fn json<T: Serialize + ?Sized>(value: &T, out: &mut Vec<u8>) {
     serde_json::to_writer(out, value).expect("game states serialise to JSON");
+}
+
+/// Appends `head` (the punctuation and the key before a member's value) and `value`'s JSON.
+fn member<T: Serialize + ?Sized>(out: &mut Vec<u8>, head: &str, value: &T) {
+    out.extend_from_slice(head.as_bytes());
+    json(value, out);
 }
 
 /// Appends `game`'s canonical JSON to `out`.
@@ -76,42 +84,24 @@ pub(crate) fn write(game: &KnightsTemplar, out: &mut Vec<u8>, memo: &mut HashMem
         setup_draws,
         end,
     } = game;
-    out.extend_from_slice(br#"{"players":"#);
-    json(players, out);
-    out.extend_from_slice(br#","rng":"#);
-    memo.rng.write(rng, out);
-    out.extend_from_slice(br#","deck":"#);
-    json(deck, out);
-    out.extend_from_slice(br#","fate":"#);
-    json(fate, out);
-    out.extend_from_slice(br#","tableaus":"#);
-    json(tableaus, out);
-    out.extend_from_slice(br#","discard":"#);
-    memo.discard.write(discard, out);
-    out.extend_from_slice(br#","county_vp":"#);
-    json(county_vp, out);
-    out.extend_from_slice(br#","gm":"#);
-    json(gm, out);
-    out.extend_from_slice(br#","turn":"#);
-    json(turn, out);
-    out.extend_from_slice(br#","round":"#);
-    json(round, out);
-    out.extend_from_slice(br#","picked":"#);
-    json(picked, out);
-    out.extend_from_slice(br#","picker":"#);
-    json(picker, out);
-    out.extend_from_slice(br#","fate_picks":"#);
-    json(fate_picks, out);
-    out.extend_from_slice(br#","stage":"#);
-    json(stage, out);
-    out.extend_from_slice(br#","power_queue":"#);
-    json(power_queue, out);
-    out.extend_from_slice(br#","pending":"#);
-    json(pending, out);
-    out.extend_from_slice(br#","setup_draws":"#);
-    memo.setup_draws.write(setup_draws, out);
-    out.extend_from_slice(br#","end":"#);
-    json(end, out);
+    member(out, r#"{"players":"#, players);
+    memo.rng.write(out, r#","rng":"#, rng);
+    member(out, r#","deck":"#, deck);
+    member(out, r#","fate":"#, fate);
+    member(out, r#","tableaus":"#, tableaus);
+    memo.discard.write(out, r#","discard":"#, discard);
+    member(out, r#","county_vp":"#, county_vp);
+    member(out, r#","gm":"#, gm);
+    member(out, r#","turn":"#, turn);
+    member(out, r#","round":"#, round);
+    member(out, r#","picked":"#, picked);
+    member(out, r#","picker":"#, picker);
+    member(out, r#","fate_picks":"#, fate_picks);
+    member(out, r#","stage":"#, stage);
+    member(out, r#","power_queue":"#, power_queue);
+    member(out, r#","pending":"#, pending);
+    memo.setup_draws.write(out, r#","setup_draws":"#, setup_draws);
+    member(out, r#","end":"#, end);
     out.push(b'}');
 }
 
