@@ -97,6 +97,33 @@ pub fn random_playout<G: Game>(
     Playout { game, actions, hashes }
 }
 
+/// Plays `games` random games (seeds `0..games`) of each `(players, options)` configuration and
+/// shows `visit` every state each passes through: after setup and after every action. For tests
+/// that look at every position the games reach (the rules texts' tests, for one).
+///
+/// # Panics
+/// As [`random_playout`], or if a replayed action is rejected.
+pub fn visit_random_games<G: Game>(
+    configurations: impl IntoIterator<Item = (usize, G::Options)>,
+    games: u64,
+    max_steps: usize,
+    mut visit: impl FnMut(&G),
+) {
+    for (players, options) in configurations {
+        for seed in 0..games {
+            let playout = random_playout::<G>(players, &options, seed, max_steps, false);
+            let mut game: G = setup(players, &options, seed);
+            visit(&game);
+            for (seat, action) in &playout.actions {
+                if let Err(e) = game.apply(*seat, action) {
+                    panic!("replaying seed {seed} with {players} players: {e}");
+                }
+                visit(&game);
+            }
+        }
+    }
+}
+
 /// Plays `games` random games (seeds `0..games`) and checks that each ends with a well-formed outcome.
 ///
 /// # Panics

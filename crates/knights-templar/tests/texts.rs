@@ -6,12 +6,11 @@
 //! point, every action type and every code a view shows), so an id the engine gains and the
 //! catalog lacks fails here, as does a catalog entry that names nothing the engine has.
 
-use game_core::testing::texts::{keys, object};
-use game_core::testing::{random_playout, setup};
+use game_core::testing::texts::{check_every_change_is_reported, check_summary, english_catalog, json_id as id};
+use game_core::testing::visit_random_games;
 use game_core::{Game, Viewer};
 use knights_templar::{Card, CardType, EndReason, KnightsTemplar, Options, Stage, TEXTS_EN};
-use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
@@ -38,16 +37,7 @@ const FIELDS: [&str; 14] = [
 ];
 
 fn catalog() -> Value {
-    serde_json::from_str(TEXTS_EN).unwrap_or_else(|e| panic!("texts/en.json is not valid JSON: {e}"))
-}
-
-/// A value's JSON id as the view writes it: strings as they are, numbers in decimal.
-fn id(value: impl Serialize) -> String {
-    match serde_json::to_value(value) {
-        Ok(Value::String(s)) => s,
-        Ok(Value::Number(n)) => n.to_string(),
-        other => panic!("not an id: {other:?}"),
-    }
+    english_catalog(TEXTS_EN)
 }
 
 /// Every term key the engine's public API can name.
@@ -141,21 +131,10 @@ impl Seen {
 fn seen() -> &'static Seen {
     static SEEN: OnceLock<Seen> = OnceLock::new();
     SEEN.get_or_init(|| {
-        let options = Options::default();
         let mut seen = Seen::default();
-        for players in KnightsTemplar::MIN_PLAYERS..=KnightsTemplar::MAX_PLAYERS {
-            for seed in 0..GAMES_PER_COUNT {
-                let playout = random_playout::<KnightsTemplar>(players, &options, seed, MAX_STEPS, false);
-                let mut game: KnightsTemplar = setup(players, &options, seed);
-                seen.game(&game);
-                for (seat, action) in &playout.actions {
-                    if let Err(e) = game.apply(*seat, action) {
-                        panic!("replaying seed {seed} with {players} players: {e}");
-                    }
-                    seen.game(&game);
-                }
-            }
-        }
+        let counts = KnightsTemplar::MIN_PLAYERS..=KnightsTemplar::MAX_PLAYERS;
+        let configurations = counts.map(|players| (players, Options::default()));
+        visit_random_games(configurations, GAMES_PER_COUNT, MAX_STEPS, |game: &KnightsTemplar| seen.game(game));
         seen
     })
 }
@@ -167,19 +146,7 @@ fn problems(catalog: &Value, seen: &Seen) -> Vec<String> {
 
 #[test]
 fn the_catalog_describes_this_game_with_a_summary_of_six_to_twelve_sections() {
-    let catalog = catalog();
-    let top: BTreeSet<&str> = catalog.as_object().map(|m| m.keys().map(String::as_str).collect()).unwrap_or_default();
-    assert_eq!(top, ["actions", "game", "lang", "name", "steps", "summary", "terms"].into_iter().collect());
-    assert_eq!(catalog["game"], KnightsTemplar::ID);
-    assert_eq!(catalog["lang"], "en");
-    assert_eq!(catalog["name"], KnightsTemplar::NAME);
-    let summary = catalog["summary"].as_array().map(Vec::as_slice).unwrap_or_default();
-    assert!((6..=12).contains(&summary.len()), "{} summary sections", summary.len());
-    for section in summary {
-        let text = |f: &str| section.get(f).and_then(Value::as_str).unwrap_or_default().trim().to_string();
-        assert!(!text("heading").is_empty() && !text("body").is_empty(), "incomplete summary section {section}");
-        assert_eq!(section.as_object().map(Map::len), Some(2), "unknown summary fields in {section}");
-    }
+    check_summary(&catalog(), KnightsTemplar::ID, KnightsTemplar::NAME);
 }
 
 #[test]
@@ -226,20 +193,5 @@ fn names_are_the_printed_card_and_type_names() {
 #[test]
 fn removing_any_entry_or_adding_an_unknown_one_is_reported() {
     let seen = seen();
-    let full = catalog();
-    for section in ["terms", "steps", "actions"] {
-        for key in keys(object(&full, section)) {
-            let mut cut = full.clone();
-            if let Some(map) = cut.get_mut(section).and_then(Value::as_object_mut) {
-                map.remove(&key);
-            }
-            let found = problems(&cut, seen);
-            assert!(found.iter().any(|p| p.contains(&format!("`{key}`"))), "removing {section} `{key}` went unnoticed");
-        }
-        let mut extra = full.clone();
-        if let Some(map) = extra.get_mut(section).and_then(Value::as_object_mut) {
-            map.insert("card:0".into(), Value::Object(Map::new()));
-        }
-        assert!(problems(&extra, seen).iter().any(|p| p.contains("`card:0` names nothing")), "{section}");
-    }
+    check_every_change_is_reported(&catalog(), "card:0", |c| problems(c, seen));
 }

@@ -7,8 +7,10 @@
 //! point, every action type and every code a view or an action shows), so an id the engine gains
 //! and the catalog lacks fails here, as does a catalog entry that names nothing the engine has.
 
-use game_core::testing::texts::{keys, object};
-use game_core::testing::{random_playout, setup};
+use game_core::testing::texts::{
+    check_every_change_is_reported, check_summary, english_catalog, json_id as id, section_texts,
+};
+use game_core::testing::visit_random_games;
 use game_core::{Game, Viewer};
 use richard_the_lionheart::board::Timing;
 use richard_the_lionheart::state::Verdict;
@@ -17,7 +19,7 @@ use richard_the_lionheart::{
     RichardTheLionheart, Side, Track,
 };
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
@@ -67,17 +69,7 @@ const FIELDS: [&str; 30] = [
 ];
 
 fn catalog() -> Value {
-    serde_json::from_str(richard_the_lionheart::TEXTS_EN)
-        .unwrap_or_else(|e| panic!("texts/en.json is not valid JSON: {e}"))
-}
-
-/// A value's JSON id as views and actions write it.
-fn id(value: impl Serialize) -> String {
-    match serde_json::to_value(value) {
-        Ok(Value::String(s)) => s,
-        Ok(Value::Number(n)) => n.to_string(),
-        other => panic!("not an id: {other:?}"),
-    }
+    english_catalog(richard_the_lionheart::TEXTS_EN)
 }
 
 /// The id inside a tagged value: a purchase's `item`, a choice's `kind`.
@@ -221,22 +213,12 @@ fn seen() -> &'static Seen {
     static SEEN: OnceLock<Seen> = OnceLock::new();
     SEEN.get_or_init(|| {
         let mut seen = Seen::default();
-        for characters in [CharacterAssignment::Random, CharacterAssignment::Chosen] {
-            let options = Options { characters };
-            for players in RichardTheLionheart::MIN_PLAYERS..=RichardTheLionheart::MAX_PLAYERS {
-                for seed in 0..GAMES_PER_SETUP {
-                    let playout = random_playout::<RichardTheLionheart>(players, &options, seed, MAX_STEPS, false);
-                    let mut game: RichardTheLionheart = setup(players, &options, seed);
-                    seen.game(&game);
-                    for (seat, action) in &playout.actions {
-                        if let Err(e) = game.apply(*seat, action) {
-                            panic!("replaying seed {seed} with {players} players: {e}");
-                        }
-                        seen.game(&game);
-                    }
-                }
-            }
-        }
+        let configurations =
+            [CharacterAssignment::Random, CharacterAssignment::Chosen].into_iter().flat_map(|characters| {
+                (RichardTheLionheart::MIN_PLAYERS..=RichardTheLionheart::MAX_PLAYERS)
+                    .map(move |players| (players, Options { characters }))
+            });
+        visit_random_games(configurations, GAMES_PER_SETUP, MAX_STEPS, |game: &RichardTheLionheart| seen.game(game));
         seen
     })
 }
@@ -248,19 +230,7 @@ fn problems(catalog: &Value, seen: &Seen) -> Vec<String> {
 
 #[test]
 fn the_catalog_describes_this_game_with_a_summary_of_six_to_twelve_sections() {
-    let catalog = catalog();
-    let top: BTreeSet<&str> = catalog.as_object().map(|m| m.keys().map(String::as_str).collect()).unwrap_or_default();
-    assert_eq!(top, ["actions", "game", "lang", "name", "steps", "summary", "terms"].into_iter().collect());
-    assert_eq!(catalog["game"], RichardTheLionheart::ID);
-    assert_eq!(catalog["lang"], "en");
-    assert_eq!(catalog["name"], RichardTheLionheart::NAME);
-    let summary = catalog["summary"].as_array().map(Vec::as_slice).unwrap_or_default();
-    assert!((6..=12).contains(&summary.len()), "{} summary sections", summary.len());
-    for section in summary {
-        let text = |f: &str| section.get(f).and_then(Value::as_str).unwrap_or_default().trim().to_string();
-        assert!(!text("heading").is_empty() && !text("body").is_empty(), "incomplete summary section {section}");
-        assert_eq!(section.as_object().map(Map::len), Some(2), "unknown summary fields in {section}");
-    }
+    check_summary(&catalog(), RichardTheLionheart::ID, RichardTheLionheart::NAME);
 }
 
 #[test]
@@ -316,23 +286,6 @@ fn names_are_the_engine_and_rulebook_names() {
     }
 }
 
-/// Every string of the catalog: summary, names, short and long texts.
-fn all_texts(catalog: &Value) -> Vec<String> {
-    fn strings(value: &Value, out: &mut Vec<String>) {
-        match value {
-            Value::String(s) => out.push(s.clone()),
-            Value::Array(items) => items.iter().for_each(|v| strings(v, out)),
-            Value::Object(map) => map.values().for_each(|v| strings(v, out)),
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
-    for section in ["summary", "terms", "steps", "actions"] {
-        strings(&catalog[section], &mut out);
-    }
-    out
-}
-
 #[test]
 fn no_text_shows_a_raw_card_track_edict_or_event_code() {
     // The issue: players met "JE5", "RB/GH" and track codes with nothing to say what they mean.
@@ -340,7 +293,7 @@ fn no_text_shows_a_raw_card_track_edict_or_event_code() {
     codes.extend([Track::RA, Track::SA, Track::KR, Track::KT].iter().map(id));
     codes.extend(FACTIONS.iter().flat_map(|f| Edict::deck(*f)).map(id));
     codes.extend(EventCard::ALL.iter().map(id));
-    for text in all_texts(&catalog()) {
+    for text in section_texts(&catalog()) {
         let shown: Vec<&str> =
             text.split(|c: char| !c.is_ascii_alphanumeric()).filter(|word| codes.contains(*word)).collect();
         assert!(shown.is_empty(), "{shown:?} in: {text}");
@@ -366,20 +319,5 @@ fn character_texts_state_their_faction_and_starting_coins() {
 #[test]
 fn removing_any_entry_or_adding_an_unknown_one_is_reported() {
     let seen = seen();
-    let full = catalog();
-    for section in ["terms", "steps", "actions"] {
-        for key in keys(object(&full, section)) {
-            let mut cut = full.clone();
-            if let Some(map) = cut.get_mut(section).and_then(Value::as_object_mut) {
-                map.remove(&key);
-            }
-            let found = problems(&cut, seen);
-            assert!(found.iter().any(|p| p.contains(&format!("`{key}`"))), "removing {section} `{key}` went unnoticed");
-        }
-        let mut extra = full.clone();
-        if let Some(map) = extra.get_mut(section).and_then(Value::as_object_mut) {
-            map.insert("location:camelot".into(), Value::Object(Map::new()));
-        }
-        assert!(problems(&extra, seen).iter().any(|p| p.contains("`location:camelot` names nothing")), "{section}");
-    }
+    check_every_change_is_reported(&catalog(), "location:camelot", |c| problems(c, seen));
 }

@@ -11,10 +11,11 @@
 //! Lookup rule for clients: `steps[view.step.step]`, and during a card action (`"card"`) also
 //! `steps[view.step.prompt.prompt]`; `actions[action.type]`.
 
-use game_core::testing::texts::{keys, object};
-use game_core::testing::{random_playout, setup};
+use game_core::testing::texts::{
+    check_every_change_is_reported, check_summary, english_catalog, json_id as id, section_texts,
+};
+use game_core::testing::visit_random_games;
 use game_core::{Game, Viewer};
-use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -229,16 +230,7 @@ fn expected_actions() -> BTreeSet<String> {
 }
 
 fn catalog() -> Value {
-    serde_json::from_str(TEXTS_EN).unwrap_or_else(|e| panic!("texts/en.json is not valid JSON: {e}"))
-}
-
-/// A value's JSON id as the view writes it: strings as they are, numbers in decimal.
-fn id(value: impl Serialize) -> String {
-    match serde_json::to_value(value) {
-        Ok(Value::String(s)) => s,
-        Ok(Value::Number(n)) => n.to_string(),
-        other => panic!("not an id: {other:?}"),
-    }
+    english_catalog(TEXTS_EN)
 }
 
 /// Every space of the round track, found by walking each leg from its start with the engine's
@@ -383,21 +375,10 @@ impl Seen {
 fn seen() -> &'static Seen {
     static SEEN: OnceLock<Seen> = OnceLock::new();
     SEEN.get_or_init(|| {
-        let options = Options::default();
         let mut seen = Seen::default();
-        for players in TemplarsJourney::MIN_PLAYERS..=TemplarsJourney::MAX_PLAYERS {
-            for seed in 0..GAMES_PER_COUNT {
-                let playout = random_playout::<TemplarsJourney>(players, &options, seed, MAX_STEPS, false);
-                let mut game: TemplarsJourney = setup(players, &options, seed);
-                seen.game(&game);
-                for (seat, action) in &playout.actions {
-                    if let Err(e) = game.apply(*seat, action) {
-                        panic!("replaying seed {seed} with {players} players: {e}");
-                    }
-                    seen.game(&game);
-                }
-            }
-        }
+        let counts = TemplarsJourney::MIN_PLAYERS..=TemplarsJourney::MAX_PLAYERS;
+        let configurations = counts.map(|players| (players, Options::default()));
+        visit_random_games(configurations, GAMES_PER_COUNT, MAX_STEPS, |game: &TemplarsJourney| seen.game(game));
         seen
     })
 }
@@ -414,19 +395,7 @@ fn problems(catalog: &Value, seen: &Seen) -> Vec<String> {
 
 #[test]
 fn the_catalog_describes_this_game_with_a_summary_of_six_to_twelve_sections() {
-    let catalog = catalog();
-    let top: BTreeSet<&str> = catalog.as_object().map(|m| m.keys().map(String::as_str).collect()).unwrap_or_default();
-    assert_eq!(top, ["actions", "game", "lang", "name", "steps", "summary", "terms"].into_iter().collect());
-    assert_eq!(catalog["game"], TemplarsJourney::ID);
-    assert_eq!(catalog["lang"], "en");
-    assert_eq!(catalog["name"], TemplarsJourney::NAME);
-    let summary = catalog["summary"].as_array().map(Vec::as_slice).unwrap_or_default();
-    assert!((6..=12).contains(&summary.len()), "{} summary sections", summary.len());
-    for section in summary {
-        let text = |f: &str| section.get(f).and_then(Value::as_str).unwrap_or_default().trim().to_string();
-        assert!(!text("heading").is_empty() && !text("body").is_empty(), "incomplete summary section {section}");
-        assert_eq!(section.as_object().map(Map::len), Some(2), "unknown summary fields in {section}");
-    }
+    check_summary(&catalog(), TemplarsJourney::ID, TemplarsJourney::NAME);
 }
 
 #[test]
@@ -489,23 +458,6 @@ fn names_are_the_board_names_and_written_out_codes() {
     }
 }
 
-/// Every string of the catalog: summary, names, short and long texts.
-fn all_texts(catalog: &Value) -> Vec<String> {
-    fn strings(value: &Value, out: &mut Vec<String>) {
-        match value {
-            Value::String(s) => out.push(s.clone()),
-            Value::Array(items) => items.iter().for_each(|v| strings(v, out)),
-            Value::Object(map) => map.values().for_each(|v| strings(v, out)),
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
-    for section in ["summary", "terms", "steps", "actions"] {
-        strings(&catalog[section], &mut out);
-    }
-    out
-}
-
 #[test]
 fn no_text_shows_a_raw_board_code_or_identifier() {
     // The issue: players met codes with nothing to say what they mean. Territory, country, tile,
@@ -516,7 +468,7 @@ fn no_text_shows_a_raw_board_code_or_identifier() {
     codes.extend(EdictSpace::ALL.iter().map(id));
     codes.extend(round_track());
     codes.extend(Mission::ALL.iter().map(id));
-    for text in all_texts(&catalog()) {
+    for text in section_texts(&catalog()) {
         let shown: Vec<&str> = text
             .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
             .filter(|w| codes.contains(*w) || w.contains('_'))
@@ -528,20 +480,5 @@ fn no_text_shows_a_raw_board_code_or_identifier() {
 #[test]
 fn removing_any_entry_or_adding_an_unknown_one_is_reported() {
     let seen = seen();
-    let full = catalog();
-    for section in ["terms", "steps", "actions"] {
-        for key in keys(object(&full, section)) {
-            let mut cut = full.clone();
-            if let Some(map) = cut.get_mut(section).and_then(Value::as_object_mut) {
-                map.remove(&key);
-            }
-            let found = problems(&cut, seen);
-            assert!(found.iter().any(|p| p.contains(&format!("`{key}`"))), "removing {section} `{key}` went unnoticed");
-        }
-        let mut extra = full.clone();
-        if let Some(map) = extra.get_mut(section).and_then(Value::as_object_mut) {
-            map.insert("territory:XXX".into(), Value::Object(Map::new()));
-        }
-        assert!(problems(&extra, seen).iter().any(|p| p.contains("`territory:XXX` names nothing")), "{section}");
-    }
+    check_every_change_is_reported(&catalog(), "territory:XXX", |c| problems(c, seen));
 }

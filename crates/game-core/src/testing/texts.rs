@@ -201,6 +201,78 @@ pub fn catalog_problems(
     problems
 }
 
+/// An engine's English catalog (`texts/en.json`), parsed.
+///
+/// # Panics
+/// If it is not JSON.
+pub fn english_catalog(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("texts/en.json is not valid JSON: {e}"))
+}
+
+/// A value's id as a view writes it: strings as they are, numbers in decimal.
+///
+/// # Panics
+/// If the value is neither.
+pub fn json_id(value: impl serde::Serialize) -> String {
+    match serde_json::to_value(value) {
+        Ok(Value::String(s)) => s,
+        Ok(Value::Number(n)) => n.to_string(),
+        other => panic!("not an id: {other:?}"),
+    }
+}
+
+/// Checks a catalog's top level: exactly its sections, the game's `id` and `name`, English, and a
+/// summary of six to twelve sections, each a heading and a body.
+///
+/// # Panics
+/// On the first thing wrong.
+pub fn check_summary(catalog: &Value, id: &str, name: &str) {
+    let top: BTreeSet<&str> = catalog.as_object().map(|m| m.keys().map(String::as_str).collect()).unwrap_or_default();
+    assert_eq!(top, ["actions", "game", "lang", "name", "steps", "summary", "terms"].into_iter().collect());
+    assert_eq!(catalog["game"], id);
+    assert_eq!(catalog["lang"], "en");
+    assert_eq!(catalog["name"], name);
+    let summary = catalog["summary"].as_array().map(Vec::as_slice).unwrap_or_default();
+    assert!((6..=12).contains(&summary.len()), "{} summary sections", summary.len());
+    for section in summary {
+        let text = |f: &str| section.get(f).and_then(Value::as_str).unwrap_or_default().trim().to_string();
+        assert!(!text("heading").is_empty() && !text("body").is_empty(), "incomplete summary section {section}");
+        assert_eq!(section.as_object().map(Map::len), Some(2), "unknown summary fields in {section}");
+    }
+}
+
+/// Every text of the summary, the terms, the steps and the actions (what a player reads).
+pub fn section_texts(catalog: &Value) -> Vec<String> {
+    ["summary", "terms", "steps", "actions"]
+        .iter()
+        .flat_map(|section| all_texts(&catalog[*section]))
+        .map(|(_, text)| text)
+        .collect()
+}
+
+/// Checks that `problems` notices every entry of `terms`, `steps` and `actions` removed from
+/// `full` (a problem names its key), and an entry `unknown` that names nothing added to each.
+///
+/// # Panics
+/// On the first change that went unnoticed.
+pub fn check_every_change_is_reported(full: &Value, unknown: &str, problems: impl Fn(&Value) -> Vec<String>) {
+    for section in ["terms", "steps", "actions"] {
+        for key in keys(object(full, section)) {
+            let mut cut = full.clone();
+            if let Some(map) = cut.get_mut(section).and_then(Value::as_object_mut) {
+                map.remove(&key);
+            }
+            let found = problems(&cut);
+            assert!(found.iter().any(|p| p.contains(&format!("`{key}`"))), "removing {section} `{key}` went unnoticed");
+        }
+        let mut extra = full.clone();
+        if let Some(map) = extra.get_mut(section).and_then(Value::as_object_mut) {
+            map.insert(unknown.into(), Value::Object(Map::new()));
+        }
+        assert!(problems(&extra).iter().any(|p| p.contains(&format!("`{unknown}` names nothing"))), "{section}");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
