@@ -4,16 +4,9 @@
 
 mod common;
 
-use chapterhouse::catalog::Catalog;
 use common::{code, Http, TestDb, TestServer, Ws};
-use game_core::{
-    Descriptor, Event, Game, GameEvent, GameRng, InvalidState, Outcome, RuleError, Seat, SeatNames, Seed, SetupError,
-    Viewer,
-};
-use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use sqlx::Connection;
-use std::sync::Arc;
 
 const GAME: &str = "knights-templar";
 
@@ -65,16 +58,16 @@ async fn a_turn_limit_outside_its_range_is_refused_with_its_code_on_create_and_o
 #[tokio::test]
 async fn a_stored_game_with_an_absurd_turn_limit_restores_and_plays_on() {
     let db = TestDb::sqlite();
-    let server = TestServer::start_with_catalog(&db, boom_catalog()).await;
+    let server = TestServer::start_with_catalog(&db, common::toy::toy_catalog()).await;
     let (ana, _) = server.http().guest("Ana").await;
-    let created = ana.post("/api/lobbies", json!({"game": "boom", "turn_seconds": 60})).await;
+    let created = ana.post("/api/lobbies", json!({"game": "toy", "turn_seconds": 60})).await;
     let lobby = created["lobby"]["id"].as_str().unwrap().to_string();
     let game = ana.post(&format!("/api/lobbies/{lobby}/start"), json!({})).await["game"].as_str().unwrap().to_string();
     server.stop().await;
     // What an older build stored for a lobby created with turn_seconds = i64::MAX.
     sql(&db, &format!("update games set turn_seconds = 9223372036854775807 where id = '{game}'")).await;
 
-    let server = TestServer::start_with_catalog(&db, boom_catalog()).await;
+    let server = TestServer::start_with_catalog(&db, common::toy::toy_catalog()).await;
     let mut ws = Ws::connect(server.addr, ana.token.as_deref()).await;
     assert_eq!(subscribe(&mut ws, &game).await["type"], "snapshot");
     // Every action restarts the seat's clock: each must survive it.
@@ -107,86 +100,12 @@ async fn a_game_that_cannot_be_restored_is_marked_broken_and_the_others_start() 
     }
 }
 
-/// A one-seat test game whose `explode` action makes the engine panic, as a bug would.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct Boom {
-    steps: u32,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-struct BoomOptions {}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum BoomAction {
-    Step,
-    Explode,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct Stepped;
-
-impl GameEvent for Stepped {
-    fn describe(&self, _: &SeatNames) -> String {
-        "a step".into()
-    }
-}
-
-impl Game for Boom {
-    type Options = BoomOptions;
-    type Action = BoomAction;
-    type View = u32;
-    type Event = Stepped;
-    const ID: &'static str = "boom";
-    const NAME: &'static str = "Boom";
-    const MIN_PLAYERS: usize = 1;
-    const MAX_PLAYERS: usize = 1;
-
-    fn setup(_: usize, _: &BoomOptions, _: Seed) -> Result<Self, SetupError> {
-        Ok(Boom { steps: 0 })
-    }
-    fn players(&self) -> usize {
-        1
-    }
-    fn to_act(&self) -> Vec<Seat> {
-        vec![Seat(0)]
-    }
-    fn legal_actions(&self, _: Seat) -> Vec<BoomAction> {
-        vec![BoomAction::Step, BoomAction::Explode]
-    }
-    fn apply(&mut self, _: Seat, action: &BoomAction) -> Result<Vec<Event<Stepped>>, RuleError> {
-        match action {
-            BoomAction::Step => {
-                self.steps += 1;
-                Ok(vec![Event::public(Stepped)])
-            }
-            BoomAction::Explode => panic!("the test engine explodes"),
-        }
-    }
-    fn view(&self, _: Viewer) -> u32 {
-        self.steps
-    }
-    fn outcome(&self) -> Option<Outcome> {
-        None
-    }
-    fn scramble_hidden(&self, _: Viewer, _: &mut GameRng) -> Self {
-        self.clone()
-    }
-    fn validate(&self) -> Result<(), InvalidState> {
-        Ok(())
-    }
-}
-
-fn boom_catalog() -> Arc<Catalog> {
-    Arc::new(Catalog::new(vec![Box::new(Descriptor::<Boom>::new("1"))]))
-}
-
 #[tokio::test]
 async fn a_table_that_panics_is_dropped_and_the_next_request_reloads_it_from_the_store() {
     let db = TestDb::sqlite();
-    let server = TestServer::start_with_catalog(&db, boom_catalog()).await;
+    let server = TestServer::start_with_catalog(&db, common::toy::toy_catalog()).await;
     let (ana, _) = server.http().guest("Ana").await;
-    let lobby = ana.post("/api/lobbies", json!({"game": "boom"})).await["lobby"]["id"].as_str().unwrap().to_string();
+    let lobby = ana.post("/api/lobbies", json!({"game": "toy"})).await["lobby"]["id"].as_str().unwrap().to_string();
     let game = ana.post(&format!("/api/lobbies/{lobby}/start"), json!({})).await["game"].as_str().unwrap().to_string();
     let mut ws = Ws::connect(server.addr, ana.token.as_deref()).await;
     assert_eq!(subscribe(&mut ws, &game).await["type"], "snapshot");

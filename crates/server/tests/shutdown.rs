@@ -9,13 +9,7 @@
 
 mod common;
 
-use chapterhouse::catalog::Catalog;
 use common::{TestDb, TestServer, Ws};
-use game_core::{
-    Descriptor, Event, Game, GameEvent, GameRng, InvalidState, Outcome, RuleError, Seat, SeatNames, Seed, SetupError,
-    Viewer,
-};
-use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
@@ -74,6 +68,12 @@ impl Gate {
     }
 }
 
+/// The toy game's catalog, its views passing through [`GATE`].
+fn gated() -> Arc<chapterhouse::catalog::Catalog> {
+    common::toy::on_view(|| GATE.pass());
+    common::toy::toy_catalog()
+}
+
 /// Releases the gate when dropped: a failing assertion must not leave a worker thread blocked (the
 /// test's runtime would never shut down).
 struct ReleaseOnDrop;
@@ -82,75 +82,6 @@ impl Drop for ReleaseOnDrop {
     fn drop(&mut self) {
         GATE.release();
     }
-}
-
-/// A one-seat test game: `step` counts up; its view waits at [`GATE`] when armed.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct Gated {
-    steps: u32,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-struct GatedOptions {}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum GatedAction {
-    Step,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct Stepped;
-
-impl GameEvent for Stepped {
-    fn describe(&self, _: &SeatNames) -> String {
-        "a step".into()
-    }
-}
-
-impl Game for Gated {
-    type Options = GatedOptions;
-    type Action = GatedAction;
-    type View = u32;
-    type Event = Stepped;
-    const ID: &'static str = "gated";
-    const NAME: &'static str = "Gated";
-    const MIN_PLAYERS: usize = 1;
-    const MAX_PLAYERS: usize = 1;
-
-    fn setup(_: usize, _: &GatedOptions, _: Seed) -> Result<Self, SetupError> {
-        Ok(Gated { steps: 0 })
-    }
-    fn players(&self) -> usize {
-        1
-    }
-    fn to_act(&self) -> Vec<Seat> {
-        vec![Seat(0)]
-    }
-    fn legal_actions(&self, _: Seat) -> Vec<GatedAction> {
-        vec![GatedAction::Step]
-    }
-    fn apply(&mut self, _: Seat, _: &GatedAction) -> Result<Vec<Event<Stepped>>, RuleError> {
-        self.steps += 1;
-        Ok(vec![Event::public(Stepped)])
-    }
-    fn view(&self, _: Viewer) -> u32 {
-        GATE.pass();
-        self.steps
-    }
-    fn outcome(&self) -> Option<Outcome> {
-        None
-    }
-    fn scramble_hidden(&self, _: Viewer, _: &mut GameRng) -> Self {
-        self.clone()
-    }
-    fn validate(&self) -> Result<(), InvalidState> {
-        Ok(())
-    }
-}
-
-fn gated_catalog() -> Arc<Catalog> {
-    Arc::new(Catalog::new(vec![Box::new(Descriptor::<Gated>::new("1"))]))
 }
 
 async fn subscribe(ws: &mut Ws, game: &str) -> Value {
@@ -162,10 +93,9 @@ async fn subscribe(ws: &mut Ws, game: &str) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn on_sigterm_a_stored_action_still_gets_its_patch_and_ack_before_the_socket_closes() {
     for db in TestDb::all().await {
-        let mut server = TestServer::start_with_catalog(&db, gated_catalog()).await;
+        let mut server = TestServer::start_with_catalog(&db, gated()).await;
         let (ana, _) = server.http().guest("Ana").await;
-        let lobby =
-            ana.post("/api/lobbies", json!({"game": "gated"})).await["lobby"]["id"].as_str().unwrap().to_string();
+        let lobby = ana.post("/api/lobbies", json!({"game": "toy"})).await["lobby"]["id"].as_str().unwrap().to_string();
         let game =
             ana.post(&format!("/api/lobbies/{lobby}/start"), json!({})).await["game"].as_str().unwrap().to_string();
         let mut ws = Ws::connect(server.addr, ana.token.as_deref()).await;
@@ -205,7 +135,7 @@ async fn on_sigterm_a_stored_action_still_gets_its_patch_and_ack_before_the_sock
         server.stop().await;
 
         // The acknowledged action is stored: the game restarts at version 1.
-        let server = TestServer::start_with_catalog(&db, gated_catalog()).await;
+        let server = TestServer::start_with_catalog(&db, gated()).await;
         let mut ws = Ws::connect(server.addr, ana.token.as_deref()).await;
         let snapshot = subscribe(&mut ws, &game).await;
         assert_eq!(

@@ -19,6 +19,7 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 pub mod cluster;
 pub mod play;
+pub mod toy;
 
 /// A database that exists for one test.
 pub struct TestDb {
