@@ -71,8 +71,6 @@ impl Store {
         password_hash: Option<&str>,
         token_hash: Option<&str>,
     ) -> Result<Account, StoreError> {
-        const INSERT: &str =
-            "insert into accounts (id, name, name_key, kind, password_hash, created_at) values ($1, $2, $3, $4, $5, $6)";
         let id = AccountId::random();
         let name_key = (kind == AccountKind::Registered).then(|| name.to_lowercase());
         let created_at = now_ms();
@@ -87,7 +85,7 @@ impl Store {
         };
         match (token_hash, self.backend()) {
             (None, _) => {
-                account(INSERT).execute(self.pool()).await.map_err(StoreError::from_insert)?;
+                account(INSERT_ACCOUNT).execute(self.pool()).await.map_err(StoreError::from_insert)?;
             }
             (Some(hash), Backend::Postgres) => {
                 account(
@@ -102,7 +100,7 @@ impl Store {
             }
             (Some(hash), Backend::Sqlite) => {
                 let mut tx = self.pool().begin().await?;
-                account(INSERT).execute(&mut *tx).await.map_err(StoreError::from_insert)?;
+                account(INSERT_ACCOUNT).execute(&mut *tx).await.map_err(StoreError::from_insert)?;
                 sqlx::query("insert into tokens (hash, account_id, created_at) values ($1, $2, $3)")
                     .bind(hash)
                     .bind(id.as_str())
@@ -252,20 +250,22 @@ impl Store {
     }
 }
 
+/// One account row (its token, if any, goes in another statement).
+const INSERT_ACCOUNT: &str =
+    "insert into accounts (id, name, name_key, kind, password_hash, created_at) values ($1, $2, $3, $4, $5, $6)";
+
 /// Stores a bot's account on `conn` (in the caller's transaction): bots have no password, no
 /// token and no unique name.
 pub(super) async fn insert_bot_on(conn: &mut AnyConnection, bot: &Account) -> Result<(), StoreError> {
-    sqlx::query(
-        "insert into accounts (id, name, name_key, kind, password_hash, created_at) values ($1, $2, $3, $4, $5, $6)",
-    )
-    .bind(bot.id.as_str())
-    .bind(bot.name.as_str())
-    .bind(None::<String>)
-    .bind(AccountKind::Bot.as_str())
-    .bind(None::<String>)
-    .bind(now_ms())
-    .execute(conn)
-    .await
-    .map_err(StoreError::from_insert)?;
+    sqlx::query(INSERT_ACCOUNT)
+        .bind(bot.id.as_str())
+        .bind(bot.name.as_str())
+        .bind(None::<String>)
+        .bind(AccountKind::Bot.as_str())
+        .bind(None::<String>)
+        .bind(now_ms())
+        .execute(conn)
+        .await
+        .map_err(StoreError::from_insert)?;
     Ok(())
 }
