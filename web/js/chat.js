@@ -28,7 +28,10 @@ export function chatPanel({ room, me, host = () => false, lobbyId = () => room.l
   const messages = [];
   let muted = new Set();
   const pending = new Set(); // req numbers of our own chat and mute requests
-  const list = h('ol', { class: 'chat-log', 'data-testid': 'chat-log', role: 'log', tabindex: '0', 'aria-label': t('chat.title') });
+  // The lines are a list; the box around them is the live log (announced, and scrolled by
+  // keyboard as well as by mouse), as for the game's log: a list given the log role is no list.
+  const list = h('ol', { class: 'chat-lines' });
+  const scroller = h('div', { class: 'chat-log', 'data-testid': 'chat-log', role: 'log', tabindex: '0', 'aria-label': t('chat.title') }, list);
   const error = h('p', { class: 'error small', role: 'alert', 'data-testid': 'chat-error' });
   const hide = h('input', { type: 'checkbox', 'data-testid': 'chat-hide-spectators', checked: hideSpectators(),
     onchange: () => {
@@ -56,7 +59,7 @@ export function chatPanel({ room, me, host = () => false, lobbyId = () => room.l
   const panel = h('section', { class: 'card chat', 'data-testid': 'chat' },
     h('h2', {}, t('chat.title')),
     h('label', { class: 'small' }, hide, ' ', t('chat.hide_spectators')),
-    list, me ? form : h('p', { class: 'muted small' }, t('chat.sign_in')), error);
+    scroller, me ? form : h('p', { class: 'muted small' }, t('chat.sign_in')), error);
 
   function mute(account, on) {
     const lobby = lobbyId();
@@ -83,7 +86,7 @@ export function chatPanel({ room, me, host = () => false, lobbyId = () => room.l
   function render() {
     const shown = messages.filter((m) => !(hide.checked && m.spectator));
     mount(list, ...shown.map(line));
-    list.scrollTop = list.scrollHeight;
+    scroller.scrollTop = scroller.scrollHeight;
   }
 
   const ours = (msg) => msg[key] === id;
