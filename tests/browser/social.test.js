@@ -4,7 +4,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, guest, createLobby, joinAndSit, start, playToEnd } from './helpers.js';
+import { BASE, launch, guest, createLobby, joinAndSit, start, playToEnd, screenshot, PHONE } from './helpers.js';
 import { axeProblems } from './axe.js';
 
 let browser;
@@ -73,6 +73,14 @@ test('players chat in the lobby and at the table, spectators are marked and can 
   await say(sam, 'Still here');
   await sam.waitForFunction(() => document.querySelector('[data-testid="chat-error"]').textContent.length > 0);
   assert.match(await sam.textContent('[data-testid="chat-error"]'), /muted/);
+  // The host's table with its chat and mute controls, on a desktop and on a phone, for people to
+  // look at; axe-core on both.
+  await ana.waitForSelector('[data-testid="chat-line"]:has-text("Go Ana!") [data-testid="chat-unmute"]');
+  await screenshot(ana, 'table-chat-host-desktop');
+  assert.deepEqual(await axeProblems(ana), [], 'axe-core: the table with the host\'s chat controls');
+  await ana.setViewportSize(PHONE);
+  await screenshot(ana, 'table-chat-host-phone');
+  assert.deepEqual(await axeProblems(ana), [], 'axe-core: the same on a phone');
   for (const p of [ana, bob, sam]) assert.deepEqual(p.errors, []);
   for (const p of [ana, bob, sam]) await p.context().close();
 });
