@@ -267,3 +267,33 @@ async fn an_account_s_socket_messages_are_limited_over_all_its_sockets() {
     assert_eq!(anonymous.recv().await["type"], "pong");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn hosts_racing_to_seat_bots_in_one_seat_leave_one_bot_account() {
+    for db in TestDb::all().await {
+        eprintln!("-- on {}", db.backend);
+        let server = TestServer::start(&db).await;
+        let (ana, _) = server.http().guest("Ana").await;
+        let lobby = ana.post("/api/lobbies", json!({"game": GAME})).await["lobby"]["id"].as_str().unwrap().to_string();
+        let path = format!("/api/lobbies/{lobby}/bots");
+        // Eight requests for seat 1 at once: each passes the check on the lobby it read, and
+        // one seats its bot.
+        let tries = (0..8).map(|_| ana.call("POST", &path, Some(json!({"seat": 1}))));
+        let answers = futures_util::future::join_all(tries).await;
+        let seated = answers.iter().filter(|(status, _)| *status == 200).count();
+        assert_eq!(seated, 1, "{answers:?}");
+        for (status, body) in answers.iter().filter(|(status, _)| *status != 200) {
+            assert_eq!((*status, code(body)), (409, "lobby/seat_taken"), "{body}");
+        }
+        let seats = ana.get(&format!("/api/lobbies/{lobby}")).await["lobby"]["seats"].clone();
+        assert_eq!(seats[1]["bot"], true, "{seats}");
+        sqlx::any::install_default_drivers();
+        let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
+        let bots: i64 =
+            sqlx::query_scalar("select count(*) from accounts where kind = 'bot'").fetch_one(&mut conn).await.unwrap();
+        assert_eq!(bots, 1, "a refused request leaves no bot account behind");
+        let _ = conn.close().await;
+        server.stop().await;
+        db.cleanup().await;
+    }
+}

@@ -165,6 +165,37 @@ async fn lobbies_are_saved_listed_when_public_and_open_and_read_back() {
 }
 
 #[tokio::test]
+async fn a_lobby_change_stores_the_bots_it_seats_with_it_or_neither() {
+    each_backend(|store| async move {
+        let host = store.create_account("Host", AccountKind::Guest, None, None).await.unwrap();
+        let mut lobby = LobbyRecord {
+            id: LobbyId::random(),
+            game: "g".into(),
+            public: true,
+            status: LobbyStatus::Open,
+            host: host.id.clone(),
+            state: json!({"n": 1}),
+        };
+        store.insert_lobby(&lobby).await.unwrap();
+        let bot = |name: &str| Account { id: AccountId::random(), name: name.into(), kind: AccountKind::Bot };
+        let (seated, lost) = (bot("Bot 1"), bot("Bot 2"));
+        let first = json!({"n": 1});
+        lobby.state = json!({"n": 2});
+        let stored = store.update_lobby_with(&lobby, Some(&first), std::slice::from_ref(&seated)).await.unwrap();
+        assert!(stored, "written over the state it started from");
+        assert_eq!(store.account(&seated.id).await.unwrap(), Some(seated.clone()));
+        assert_eq!(store.lobby(&lobby.id).await.unwrap().unwrap(), lobby);
+        // Another change started from {"n": 1} too and comes second: neither its state nor its bot.
+        let stale = LobbyRecord { state: json!({"n": 3}), ..lobby.clone() };
+        let stored = store.update_lobby_with(&stale, Some(&first), std::slice::from_ref(&lost)).await.unwrap();
+        assert!(!stored, "refused over a state that changed");
+        assert_eq!(store.account(&lost.id).await.unwrap(), None, "the losing change's bot is not left behind");
+        assert_eq!(store.lobby(&lobby.id).await.unwrap().unwrap(), lobby);
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn a_rematch_is_stored_with_its_lobby_and_bots_and_the_loser_of_a_race_stores_none_of_them() {
     each_backend(|store| async move {
         let a = store.create_account("A", AccountKind::Guest, None, None).await.unwrap();

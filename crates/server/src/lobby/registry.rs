@@ -150,6 +150,17 @@ impl Lobbies {
         id: &LobbyId,
         f: impl FnOnce(&mut Lobby) -> Result<(), ApiError>,
     ) -> Result<Lobby, ApiError> {
+        self.change_seating(id, &[], f).await
+    }
+
+    /// [`Lobbies::change`] for a change that seats the new bot accounts `bots`: they are stored
+    /// in the same commit as the lobby, so a change that fails (or loses a race) leaves none.
+    async fn change_seating(
+        &self,
+        id: &LobbyId,
+        bots: &[Account],
+        f: impl FnOnce(&mut Lobby) -> Result<(), ApiError>,
+    ) -> Result<Lobby, ApiError> {
         let entry = self.entry(id).await?;
         let mut current = entry.lobby.lock().await;
         let cluster = self.tables.cluster().cloned();
@@ -161,16 +172,11 @@ impl Lobbies {
         let mut next = current.clone();
         f(&mut next)?;
         if next != *current {
-            match &cluster {
-                None => self.store.update_lobby(&next.record()).await?,
-                // Written only over the state this change started from; a change another node
-                // made in between wins, and this one is refused as retryable.
-                Some(_) => {
-                    let expected = stored_state.unwrap_or_else(|| current.record().state);
-                    if !self.store.update_lobby_if(&next.record(), &expected).await? {
-                        return Err(ApiError::Unavailable);
-                    }
-                }
+            // In a cluster, written only over the state this change started from; a change
+            // another node made in between wins, and this one is refused as retryable.
+            let expected = cluster.as_ref().map(|_| stored_state.unwrap_or_else(|| current.record().state));
+            if !self.store.update_lobby_with(&next.record(), expected.as_ref(), bots).await? {
+                return Err(ApiError::Unavailable);
             }
             *current = next;
             let _ = entry.updates.send(lobby_update(&current));
@@ -220,8 +226,9 @@ impl Lobbies {
         let lobby = self.get(id).await?;
         lobby.can_add_bot(&by.id, seat)?;
         let bot_number = lobby.seats.iter().flatten().filter(|s| s.bot).count() + 1;
-        let bot = self.store.create_account(&format!("Bot {bot_number}"), AccountKind::Bot, None, None).await?;
-        self.change(id, |lobby| lobby.add_bot(&by.id, seat, &bot)).await
+        // Stored with the seat, or not at all.
+        let bot = Account { id: AccountId::random(), name: format!("Bot {bot_number}"), kind: AccountKind::Bot };
+        self.change_seating(id, std::slice::from_ref(&bot), |lobby| lobby.add_bot(&by.id, seat, &bot)).await
     }
 
     /// The host starts the game: a fresh seed from the OS, the game stored with the lobby's new

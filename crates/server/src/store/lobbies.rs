@@ -1,6 +1,7 @@
 //! Lobbies: one JSON document each, with the columns the listing needs.
 
-use super::{int, json, text, Store, StoreError};
+use super::accounts::insert_bot_on;
+use super::{int, json, text, Account, Store, StoreError};
 use crate::ids::{now_ms, AccountId, LobbyId};
 use crate::lobby::LobbyStatus;
 use serde_json::Value;
@@ -48,40 +49,34 @@ impl Store {
     /// # Errors
     /// When the database fails.
     pub async fn update_lobby(&self, lobby: &LobbyRecord) -> Result<(), StoreError> {
-        sqlx::query(
-            "update lobbies set public = $1, status = $2, host = $3, state = $4, updated_at = $5 where id = $6",
-        )
-        .bind(i64::from(lobby.public))
-        .bind(lobby.status.as_str())
-        .bind(lobby.host.as_str())
-        .bind(lobby.state.to_string())
-        .bind(now_ms())
-        .bind(lobby.id.as_str())
-        .execute(self.pool())
-        .await?;
-        Ok(())
+        self.update_lobby_with(lobby, None, &[]).await.map(|_| ())
     }
 
-    /// [`Store::update_lobby`], only if the stored state is still `expected` (cluster mode: two
-    /// nodes changing one lobby at once cannot both win). False when it was not.
+    /// Saves a lobby's new state with the accounts of the `bots` it newly seats, in one commit;
+    /// with `expected`, only if the stored state is still that (cluster mode: two nodes changing
+    /// one lobby at once cannot both win). False, and nothing stored, when it was not.
     ///
     /// # Errors
-    /// When the database fails.
-    pub async fn update_lobby_if(&self, lobby: &LobbyRecord, expected: &serde_json::Value) -> Result<bool, StoreError> {
-        let done = sqlx::query(
-            "update lobbies set public = $1, status = $2, host = $3, state = $4, updated_at = $5 \
-             where id = $6 and state = $7",
-        )
-        .bind(i64::from(lobby.public))
-        .bind(lobby.status.as_str())
-        .bind(lobby.host.as_str())
-        .bind(lobby.state.to_string())
-        .bind(now_ms())
-        .bind(lobby.id.as_str())
-        .bind(expected.to_string())
-        .execute(self.pool())
-        .await?;
-        Ok(done.rows_affected() == 1)
+    /// When the database fails (nothing is stored then).
+    pub async fn update_lobby_with(
+        &self,
+        lobby: &LobbyRecord,
+        expected: Option<&Value>,
+        bots: &[Account],
+    ) -> Result<bool, StoreError> {
+        if bots.is_empty() {
+            return update_lobby_on(&mut *self.pool().acquire().await?, lobby, expected).await;
+        }
+        let mut tx = self.pool().begin().await?;
+        for bot in bots {
+            insert_bot_on(&mut tx, bot).await?;
+        }
+        if !update_lobby_on(&mut tx, lobby, expected).await? {
+            // Dropped without a commit: the bots' accounts go with it.
+            return Ok(false);
+        }
+        tx.commit().await?;
+        Ok(true)
     }
 
     /// One lobby.
@@ -131,6 +126,31 @@ impl LobbyStatus {
 }
 
 /// Inserts a new lobby on `conn` (alone, or in the caller's transaction).
+/// Writes a lobby's new state on `conn`; with `expected`, only over that stored state. Whether
+/// it was written.
+async fn update_lobby_on(
+    conn: &mut AnyConnection,
+    lobby: &LobbyRecord,
+    expected: Option<&Value>,
+) -> Result<bool, StoreError> {
+    const SET: &str =
+        "update lobbies set public = $1, status = $2, host = $3, state = $4, updated_at = $5 where id = $6";
+    const SET_OVER: &str = "update lobbies set public = $1, status = $2, host = $3, state = $4, updated_at = $5 \
+                            where id = $6 and state = $7";
+    let mut query = sqlx::query(if expected.is_some() { SET_OVER } else { SET })
+        .bind(i64::from(lobby.public))
+        .bind(lobby.status.as_str())
+        .bind(lobby.host.as_str())
+        .bind(lobby.state.to_string())
+        .bind(now_ms())
+        .bind(lobby.id.as_str());
+    if let Some(expected) = expected {
+        query = query.bind(expected.to_string());
+    }
+    let done = query.execute(conn).await?;
+    Ok(expected.is_none() || done.rows_affected() == 1)
+}
+
 pub(super) async fn insert_lobby_on(conn: &mut AnyConnection, lobby: &LobbyRecord) -> Result<(), StoreError> {
     let now = now_ms();
     sqlx::query(
