@@ -405,6 +405,11 @@ async fn the_host_mutes_a_spectator_who_wrote_in_the_game_s_chat_but_no_stranger
         say(&mut cal_ws, ("game", &game), "boo", 1).await;
         let heard = next_chat(&mut ana_ws).await;
         assert_eq!((heard["text"].as_str(), heard["spectator"].as_bool()), (Some("boo"), Some(true)));
+        // The game tells its page who hosts its lobby (the table shows mute buttons to the host).
+        let path = format!("/api/games/{game}");
+        assert_eq!(ana.get(&path).await["game"]["you_host"], true);
+        assert_eq!(cal.get(&path).await["game"]["you_host"], false);
+        assert_eq!(http.get(&path).await["game"]["you_host"], false, "not signed in");
 
         ana_ws.send(json!({"type": "chat_mute", "lobby": lobby_id, "account": dee_id, "muted": true, "req": 2})).await;
         assert_eq!(

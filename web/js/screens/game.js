@@ -76,7 +76,7 @@ export function gameScreen(ctx, id) {
   const resultBox = h('section', { class: 'result-box' });
   const links = h('p', { class: 'game-links muted' });
   // The host of the game's lobby mutes in its chat here too (players and spectators alike): the
-  // page learns the lobby, and whether it is ours, once.
+  // page asks once whether we host it.
   let hostedLobby = null;
   const chat = chatPanel({ room: { game: id }, me: ctx.session ? ctx.session.account : null,
     host: () => hostedLobby !== null, lobbyId: () => hostedLobby });
@@ -86,9 +86,7 @@ export function gameScreen(ctx, id) {
     try {
       const query = code ? `?code=${encodeURIComponent(code)}` : '';
       const { game } = await get(`/api/games/${encodeURIComponent(id)}${query}`);
-      if (!game.lobby || disposed) return;
-      const { lobby } = await get(`/api/lobbies/${encodeURIComponent(game.lobby)}${query}`);
-      if (lobby.host === meId && !disposed) {
+      if (game.you_host && game.lobby && !disposed) {
         hostedLobby = game.lobby;
         chat.refresh();
       }

@@ -57,6 +57,11 @@ async fn show(
 ) -> Result<Json<Value>, ApiError> {
     let (record, viewer) = game_and_viewer(&state, &id, account.as_ref().map(|a| &a.id), q.code.as_deref()).await?;
     let s = &record.setup;
+    // Whether the asker hosts the game's lobby (and so mutes in the game's chat too).
+    let you_host = match (&account, &s.lobby) {
+        (Some(account), Some(lobby)) => state.lobbies.get(lobby).await.is_ok_and(|l| l.host == account.id),
+        _ => false,
+    };
     Ok(Json(json!({
         "game": {
             "id": s.id,
@@ -71,6 +76,7 @@ async fn show(
             "seed": record.finished().then(|| s.seed.to_hex()),
             "outcome": record.outcome,
             "your_seat": match viewer { Viewer::Seat(seat) => Some(seat), Viewer::Spectator => None },
+            "you_host": you_host,
         }
     })))
 }
