@@ -1,5 +1,6 @@
 //! The routes the web client reads besides the game socket: each game's rules texts, and the
-//! position after any step of a game that is still running ("Log so far").
+//! position after any step of a game that is still running ("Log so far"), and the interface
+//! catalogs' words for every scoring category and tie-break the engines give.
 #![allow(clippy::unwrap_used)] // tests: a panic is the failure report
 
 mod common;
@@ -171,4 +172,53 @@ async fn the_games_list_marks_the_running_games_that_wait_for_me() {
     assert_eq!(marked(&ana_list), waiting == [0], "Ana's mark follows the game: {ana_list}");
     assert_eq!(marked(&ben_list), waiting == [1], "Ben's mark follows the game: {ben_list}");
     server.stop().await;
+}
+
+/// The result screen names each scoring category and tie-break in the reader's language by
+/// looking up `result.category.<label>` and `result.tie.<rule>` in the interface catalogs, and
+/// shows the engine's English when a key is missing. Every label and rule an engine gives in
+/// random games at every player count has its key in both languages.
+#[test]
+fn every_scoring_category_and_tie_break_an_engine_gives_is_in_both_interface_catalogs() {
+    use game_core::bot::RandomBot;
+    use game_core::{GameRng, SeatNames, Seed};
+    let lang = concat!(env!("CARGO_MANIFEST_DIR"), "/../../web/js/lang");
+    let catalogs: Vec<(&str, String)> = ["en", "de"]
+        .into_iter()
+        .map(|l| (l, std::fs::read_to_string(format!("{lang}/{l}/ui.js")).expect("the interface catalog")))
+        .collect();
+    let catalog = chapterhouse::catalog::Catalog::standard();
+    let mut keys = std::collections::BTreeSet::new();
+    for info in catalog.infos() {
+        let descriptor = catalog.get(&info.id).unwrap();
+        let options = descriptor.normalize_options(&json!({})).unwrap();
+        for players in info.min_players..=info.max_players {
+            let names = SeatNames::generic(players);
+            for n in 0..3u64 {
+                let mut game = descriptor.create(players, &options, Seed::from_u64(n)).unwrap();
+                let mut bot = RandomBot::new(GameRng::from_u64(n ^ 0x5eed));
+                let mut steps = 0;
+                while game.outcome().is_none() {
+                    let seat = bot.pick_seat(&game.to_act()).expect("someone acts");
+                    let action = bot.choose_dyn(game.as_ref(), seat).expect("a legal action");
+                    game.apply(seat, &action, &names).unwrap();
+                    steps += 1;
+                    assert!(steps < 20_000, "{} with {players} did not end", info.id);
+                }
+                let outcome = game.outcome().unwrap();
+                keys.extend(outcome.breakdown.iter().map(|line| format!("result.category.{}", line.label)));
+                keys.extend(outcome.tie_break.iter().map(|rule| format!("result.tie.{rule}")));
+            }
+        }
+    }
+    assert!(keys.iter().any(|k| k.starts_with("result.tie.")), "the games met a tie-break rule: {keys:?}");
+    let mut missing = Vec::new();
+    for (language, text) in &catalogs {
+        for key in &keys {
+            if !text.contains(&format!("{}:", serde_json::to_string(key).unwrap())) {
+                missing.push(format!("{language}/ui.js lacks {key:?}"));
+            }
+        }
+    }
+    assert_eq!(missing, Vec::<String>::new());
 }
