@@ -138,18 +138,23 @@ async fn a_revoked_token_no_longer_signs_in() {
     .await;
 }
 
+/// A new public open lobby hosted by `host`, its state `{"n": 1}`.
+fn open_lobby(host: &AccountId) -> LobbyRecord {
+    LobbyRecord {
+        id: LobbyId::random(),
+        game: "g".into(),
+        public: true,
+        status: LobbyStatus::Open,
+        host: host.clone(),
+        state: json!({"n": 1}),
+    }
+}
+
 #[tokio::test]
 async fn lobbies_are_saved_listed_when_public_and_open_and_read_back() {
     each_backend(|store| async move {
         let host = store.create_account("Host", AccountKind::Guest, None, None).await.unwrap();
-        let mut public = LobbyRecord {
-            id: LobbyId::random(),
-            game: "g".into(),
-            public: true,
-            status: LobbyStatus::Open,
-            host: host.id.clone(),
-            state: json!({"n": 1}),
-        };
+        let mut public = open_lobby(&host.id);
         let private = LobbyRecord { id: LobbyId::random(), public: false, ..public.clone() };
         store.insert_lobby(&public).await.unwrap();
         store.insert_lobby(&private).await.unwrap();
@@ -168,14 +173,7 @@ async fn lobbies_are_saved_listed_when_public_and_open_and_read_back() {
 async fn a_lobby_change_stores_the_bots_it_seats_with_it_or_neither() {
     each_backend(|store| async move {
         let host = store.create_account("Host", AccountKind::Guest, None, None).await.unwrap();
-        let mut lobby = LobbyRecord {
-            id: LobbyId::random(),
-            game: "g".into(),
-            public: true,
-            status: LobbyStatus::Open,
-            host: host.id.clone(),
-            state: json!({"n": 1}),
-        };
+        let mut lobby = open_lobby(&host.id);
         store.insert_lobby(&lobby).await.unwrap();
         let bot = |name: &str| Account { id: AccountId::random(), name: name.into(), kind: AccountKind::Bot };
         let (seated, lost) = (bot("Bot 1"), bot("Bot 2"));
