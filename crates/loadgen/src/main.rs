@@ -22,7 +22,7 @@ mod idle;
 mod stats;
 
 use clap::Parser;
-use stats::{cpu_seconds, Stats};
+use stats::{cpu_times, Stats};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -50,7 +50,8 @@ pub struct Args {
     /// Open this many idle sockets instead of playing (the idle-capacity shape).
     #[arg(long, default_value_t = 0)]
     idle: usize,
-    /// The server's process id, to read its memory (idle shape).
+    /// The server's process id (on this machine), to read its memory (idle shape) or its CPU time
+    /// per action, in user space and in the kernel (the other shapes).
     #[arg(long)]
     server_pid: Option<u32>,
     /// Base URLs of cluster nodes: game g is started through the g-th (which then owns it) and
@@ -86,7 +87,9 @@ async fn run(args: Arc<Args>) -> anyhow::Result<()> {
     }
     let stats = Arc::new(Stats { show_frames: args.show_frames, slots: args.games as u64, ..Stats::default() });
     let started = Instant::now();
-    let cpu_before = cpu_seconds("self");
+    let server = args.server_pid.map(|p| p.to_string());
+    let cpu_before = cpu_times("self");
+    let server_before = server.as_deref().map(cpu_times);
     let deadline = started + Duration::from_secs(args.seconds);
     let mut slots = Vec::new();
     for i in 0..args.games {
@@ -103,7 +106,8 @@ async fn run(args: Arc<Args>) -> anyhow::Result<()> {
     println!("games at once:        {}", args.games);
     println!("players per game:     {}", args.players);
     println!("think time:           {} ms mean between a game's actions", args.think_ms);
-    stats.report(elapsed, cpu_seconds("self") - cpu_before);
+    let server_cpu = server.as_deref().zip(server_before).map(|(pid, before)| cpu_times(pid).since(before));
+    stats.report(elapsed, cpu_times("self").since(cpu_before), server_cpu);
     println!("failed game slots:    {failures}");
     if failures > 0 {
         anyhow::bail!("{failures} game slots failed");

@@ -62,8 +62,10 @@ impl Stats {
         s.patch_ops_bytes.extend(patch_bytes.iter().map(|(_, ops)| *ops));
     }
 
-    /// Prints the report; `cpu_seconds` is this process's CPU time over the run.
-    pub fn report(&self, elapsed: f64, cpu_seconds: f64) {
+    /// Prints the report; `cpu` is this process's CPU time over the run, `server` the server's
+    /// (when its process id was given).
+    pub fn report(&self, elapsed: f64, cpu: CpuTimes, server: Option<CpuTimes>) {
+        let cpu_seconds = cpu.total();
         let mut guard = self.samples.lock().unwrap_or_else(|e| e.into_inner());
         let s = &mut *guard;
         for v in
@@ -118,6 +120,16 @@ impl Stats {
             100.0 * cpu_seconds / elapsed,
             1e6 * cpu_seconds / (accepted.max(1) as f64)
         );
+        if let Some(server) = server {
+            let per_action = |seconds: f64| 1e6 * seconds / (accepted.max(1) as f64);
+            println!(
+                "server cpu:           {:.0}% of a core, {:.1} us per accepted action (user {:.1} + system {:.1})",
+                100.0 * server.total() / elapsed,
+                per_action(server.total()),
+                per_action(server.user),
+                per_action(server.system)
+            );
+        }
     }
 }
 
@@ -129,17 +141,42 @@ fn percentile(sorted: &[u64], p: f64) -> u64 {
     sorted[i.min(sorted.len() - 1)]
 }
 
-/// CPU time (user + system) used so far by process `pid` ("self" for this one), in seconds;
-/// 0 where /proc cannot be read.
-pub fn cpu_seconds(pid: &str) -> f64 {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return 0.0 };
+/// CPU time a process has used so far, in seconds, split as /proc splits it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CpuTimes {
+    /// In user space.
+    pub user: f64,
+    /// In the kernel on its behalf (system calls, and on loopback the receiving socket's work).
+    pub system: f64,
+}
+
+impl CpuTimes {
+    /// Both together.
+    pub fn total(self) -> f64 {
+        self.user + self.system
+    }
+
+    /// What was used between `earlier` and `self`.
+    pub fn since(self, earlier: CpuTimes) -> CpuTimes {
+        CpuTimes { user: self.user - earlier.user, system: self.system - earlier.system }
+    }
+}
+
+/// CPU time used so far by process `pid` ("self" for this one); zero where /proc cannot be read.
+pub fn cpu_times(pid: &str) -> CpuTimes {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return CpuTimes::default() };
+    parse_cpu_times(&stat)
+}
+
+/// utime and stime from a `/proc/<pid>/stat` line.
+fn parse_cpu_times(stat: &str) -> CpuTimes {
     // Fields after the command name (which may hold spaces) start after the last ')'.
     let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
     let fields: Vec<&str> = rest.split_whitespace().collect();
     let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok()).unwrap_or(0.0);
     // utime and stime are fields 14 and 15 of the line (indexes 11 and 12 from the state, field
     // 3); /proc counts them in USER_HZ, which is 100 on Linux.
-    (ticks(11) + ticks(12)) / 100.0
+    CpuTimes { user: ticks(11) / 100.0, system: ticks(12) / 100.0 }
 }
 
 /// Resident memory of process `pid`, in KiB; 0 where /proc cannot be read.
@@ -151,4 +188,19 @@ pub fn rss_kib(pid: &str) -> u64 {
         .and_then(|v| v.split_whitespace().next())
         .and_then(|v| v.parse().ok())
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_times_are_read_after_the_command_name_even_when_it_holds_spaces_and_parentheses() {
+        let stat = "4242 (odd (name) here) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 75 0 0 20 0 3 0 12345";
+        assert_eq!(parse_cpu_times(stat), CpuTimes { user: 2.5, system: 0.75 });
+        let later = CpuTimes { user: 4.0, system: 1.0 };
+        assert_eq!(later.since(parse_cpu_times(stat)), CpuTimes { user: 1.5, system: 0.25 });
+        assert_eq!(later.total(), 5.0);
+        assert_eq!(parse_cpu_times("garbage"), CpuTimes::default());
+    }
 }

@@ -147,7 +147,7 @@ async fn drive_against(args: &Args, addr: &str, server: u32) -> Result<()> {
     }
     // Every join is in before the first round.
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let cpu0 = stats::cpu_seconds(&server.to_string());
+    let cpu0 = stats::cpu_times(&server.to_string()).total();
     let t0 = Instant::now();
     let deadline = t0 + Duration::from_secs(args.seconds);
     let action: String = r#"{"type":"action","game":"0b7c6a1e","version":42,"action":{"pick":17},"req":7}"#.into();
@@ -178,7 +178,7 @@ async fn drive_against(args: &Args, addr: &str, server: u32) -> Result<()> {
         latencies.extend(l);
     }
     let elapsed = t0.elapsed().as_secs_f64();
-    let cpu = stats::cpu_seconds(&server.to_string()) - cpu0;
+    let cpu = stats::cpu_times(&server.to_string()).total() - cpu0;
     latencies.sort_unstable();
     let pct = |q: f64| {
         latencies.get(((latencies.len().max(1) - 1) as f64 * q) as usize).copied().unwrap_or(0) as f64 / 1000.0
