@@ -1,7 +1,8 @@
 //! The game's share of a table's broadcast, per accepted action: every viewer's view written as
 //! parts (`view_texts`) and diffed against the parts kept from the previous action
 //! (`diff_parts_memo`), as the table actor does. Four seated viewers (the loadgen's shape), random
-//! games replayed from recorded actions. Figures are in docs/performance.md.
+//! games replayed from recorded actions, one game after another and (Knights Templar) 200 games
+//! in turn, as a loaded server plays them. Figures are in docs/performance.md.
 //!
 //! `cargo bench -p chapterhouse --bench broadcast -- --warm-up-time 1 --measurement-time 4`
 
@@ -47,8 +48,55 @@ fn broadcast<G: Game>(c: &mut Criterion, players: usize) {
     group.finish();
 }
 
+/// [`broadcast`] with `tables` games played side by side, one action each in turn, as a loaded
+/// server plays them: each table's views, memos and caches have left the CPU's caches by its
+/// next action.
+fn broadcast_interleaved<G: Game>(c: &mut Criterion, players: usize, tables: u64) {
+    let options = G::Options::default();
+    let games: Vec<_> =
+        (1..=tables).map(|seed| (seed, random_playout::<G>(players, &options, seed, 100_000, false).actions)).collect();
+    let actions: usize = games.iter().map(|(_, a)| a.len()).sum();
+    let longest = games.iter().map(|(_, a)| a.len()).max().unwrap_or(0);
+    let viewers: Vec<Viewer> = Seat::all(players).map(Viewer::Seat).collect();
+    let mut group = c.benchmark_group(format!("broadcast/{}", G::ID));
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(actions as u64));
+    group.bench_function(format!("views and patches per action, {players} players, {tables} tables in turn"), |b| {
+        b.iter_batched(
+            || {
+                let mut live: Vec<_> = games
+                    .iter()
+                    .map(|(seed, _)| (setup::<G>(players, &options, *seed), ViewCache::default(), DiffMemo::default()))
+                    .collect();
+                let kept: Vec<_> = live.iter_mut().map(|(game, cache, _)| game.view_texts(&viewers, cache)).collect();
+                (live, kept)
+            },
+            |(mut live, mut kept)| {
+                let mut bytes = 0usize;
+                for step in 0..longest {
+                    for ((game, cache, memo), ((_, actions), kept)) in live.iter_mut().zip(games.iter().zip(&mut kept))
+                    {
+                        let Some((seat, action)) = actions.get(step) else { continue };
+                        game.apply(*seat, action).expect("recorded action");
+                        let parts = game.view_texts(&viewers, cache);
+                        memo.clear();
+                        for (old, new) in kept.iter().zip(&parts) {
+                            bytes += diff_parts_memo(old, new, memo).len();
+                        }
+                        *kept = parts;
+                    }
+                }
+                black_box(bytes)
+            },
+            BatchSize::LargeInput,
+        );
+    });
+    group.finish();
+}
+
 fn benches(c: &mut Criterion) {
     broadcast::<knights_templar::KnightsTemplar>(c, 4);
+    broadcast_interleaved::<knights_templar::KnightsTemplar>(c, 4, 200);
     broadcast::<templars_journey::TemplarsJourney>(c, 4);
     broadcast::<secret_treasures::SecretTreasures>(c, 4);
     broadcast::<richard_the_lionheart::RichardTheLionheart>(c, 4);
