@@ -125,7 +125,6 @@ impl LobbyStatus {
     }
 }
 
-/// Inserts a new lobby on `conn` (alone, or in the caller's transaction).
 /// Writes a lobby's new state on `conn`; with `expected`, only over that stored state. Whether
 /// it was written.
 async fn update_lobby_on(
@@ -151,6 +150,7 @@ async fn update_lobby_on(
     Ok(expected.is_none() || done.rows_affected() == 1)
 }
 
+/// Inserts a new lobby on `conn` (alone, or in the caller's transaction).
 pub(super) async fn insert_lobby_on(conn: &mut AnyConnection, lobby: &LobbyRecord) -> Result<(), StoreError> {
     let now = now_ms();
     sqlx::query(
