@@ -6,21 +6,37 @@
 //!
 //! `cargo bench -p chapterhouse --bench broadcast -- --warm-up-time 1 --measurement-time 4`
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkGroup, Criterion, Throughput};
 use game_core::testing::{random_playout, setup};
 use game_core::view_diff::{diff_parts_memo, DiffMemo, ViewCache};
 use game_core::{Game, Seat, Viewer};
 use std::hint::black_box;
 
-fn broadcast<G: Game>(c: &mut Criterion, players: usize) {
+/// Random games by seed, with their recorded actions.
+type Recorded<G> = Vec<(u64, Vec<(Seat, <G as Game>::Action)>)>;
+
+/// Random games `1..=games` (their seeds and recorded actions), every seat as a viewer, and a
+/// criterion group measuring per action.
+fn recorded<G: Game>(
+    c: &mut Criterion,
+    players: usize,
+    games: u64,
+    samples: usize,
+) -> (Recorded<G>, Vec<Viewer>, BenchmarkGroup<'_, WallTime>) {
     let options = G::Options::default();
     let games: Vec<_> =
-        (1..=8u64).map(|seed| (seed, random_playout::<G>(players, &options, seed, 100_000, false).actions)).collect();
+        (1..=games).map(|seed| (seed, random_playout::<G>(players, &options, seed, 100_000, false).actions)).collect();
     let actions: usize = games.iter().map(|(_, a)| a.len()).sum();
-    let viewers: Vec<Viewer> = Seat::all(players).map(Viewer::Seat).collect();
     let mut group = c.benchmark_group(format!("broadcast/{}", G::ID));
-    group.sample_size(20);
+    group.sample_size(samples);
     group.throughput(Throughput::Elements(actions as u64));
+    (games, Seat::all(players).map(Viewer::Seat).collect(), group)
+}
+
+fn broadcast<G: Game>(c: &mut Criterion, players: usize) {
+    let options = G::Options::default();
+    let (games, viewers, mut group) = recorded::<G>(c, players, 8, 20);
     group.bench_function(format!("views and patches per action, {players} players"), |b| {
         b.iter_batched(
             || games.iter().map(|(seed, _)| setup::<G>(players, &options, *seed)).collect::<Vec<_>>(),
@@ -53,14 +69,8 @@ fn broadcast<G: Game>(c: &mut Criterion, players: usize) {
 /// next action.
 fn broadcast_interleaved<G: Game>(c: &mut Criterion, players: usize, tables: u64) {
     let options = G::Options::default();
-    let games: Vec<_> =
-        (1..=tables).map(|seed| (seed, random_playout::<G>(players, &options, seed, 100_000, false).actions)).collect();
-    let actions: usize = games.iter().map(|(_, a)| a.len()).sum();
+    let (games, viewers, mut group) = recorded::<G>(c, players, tables, 10);
     let longest = games.iter().map(|(_, a)| a.len()).max().unwrap_or(0);
-    let viewers: Vec<Viewer> = Seat::all(players).map(Viewer::Seat).collect();
-    let mut group = c.benchmark_group(format!("broadcast/{}", G::ID));
-    group.sample_size(10);
-    group.throughput(Throughput::Elements(actions as u64));
     group.bench_function(format!("views and patches per action, {players} players, {tables} tables in turn"), |b| {
         b.iter_batched(
             || {
