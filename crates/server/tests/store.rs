@@ -162,7 +162,7 @@ async fn lobbies_are_saved_listed_when_public_and_open_and_read_back() {
         assert_eq!(listed.iter().map(|l| &l.id).collect::<Vec<_>>(), vec![&public.id]);
         public.status = LobbyStatus::Started;
         public.state = json!({"n": 2});
-        store.update_lobby(&public).await.unwrap();
+        store.update_lobby_with(&public, None, &[]).await.unwrap();
         assert!(store.public_open_lobbies(10).await.unwrap().is_empty());
         assert_eq!(store.lobby(&public.id).await.unwrap().unwrap(), public);
     })

@@ -8,7 +8,7 @@ use crate::error::ApiError;
 use crate::ids::{AccountId, GameId, LobbyId};
 use crate::outbox::Frame;
 use crate::protocol::ServerMsg;
-use crate::store::{Account, AccountKind, GameRecord, GameStatus, NewGame, Store};
+use crate::store::{Account, GameRecord, GameStatus, NewGame, Store};
 use crate::table::{Rebuilt, Tables};
 use game_core::GameLog;
 use serde_json::Value;
@@ -227,7 +227,7 @@ impl Lobbies {
         lobby.can_add_bot(&by.id, seat)?;
         let bot_number = lobby.seats.iter().flatten().filter(|s| s.bot).count() + 1;
         // Stored with the seat, or not at all.
-        let bot = Account { id: AccountId::random(), name: format!("Bot {bot_number}"), kind: AccountKind::Bot };
+        let bot = Account::new_bot(bot_number);
         self.change_seating(id, std::slice::from_ref(&bot), |lobby| lobby.add_bot(&by.id, seat, &bot)).await
     }
 
@@ -384,11 +384,7 @@ impl Lobbies {
         for (seat, (account, bot)) in setup.accounts.iter().zip(&setup.bots).enumerate().take(max) {
             let name = setup.seats.get(seat).cloned().unwrap_or_default();
             if *bot {
-                let bot = Account {
-                    id: AccountId::random(),
-                    name: format!("Bot {}", bots.len() + 1),
-                    kind: AccountKind::Bot,
-                };
+                let bot = Account::new_bot(bots.len() + 1);
                 lobby.seats[seat] =
                     Some(super::SeatHolder { account: bot.id.clone(), name: bot.name.clone(), bot: true });
                 bots.push(bot);

@@ -48,6 +48,14 @@ pub struct Account {
     pub kind: AccountKind,
 }
 
+impl Account {
+    /// A new bot account named "Bot `number`", not yet stored: it goes into the store in the
+    /// same commit as the seat it takes (see `insert_bot_on`).
+    pub fn new_bot(number: usize) -> Account {
+        Account { id: AccountId::random(), name: format!("Bot {number}"), kind: AccountKind::Bot }
+    }
+}
+
 fn account(row: &AnyRow) -> Result<Account, StoreError> {
     Ok(Account {
         id: AccountId(text(row, "id")?),

@@ -44,14 +44,6 @@ impl Store {
         insert_lobby_on(&mut *self.pool().acquire().await?, lobby).await
     }
 
-    /// Saves a lobby's new state.
-    ///
-    /// # Errors
-    /// When the database fails.
-    pub async fn update_lobby(&self, lobby: &LobbyRecord) -> Result<(), StoreError> {
-        self.update_lobby_with(lobby, None, &[]).await.map(|_| ())
-    }
-
     /// Saves a lobby's new state with the accounts of the `bots` it newly seats, in one commit;
     /// with `expected`, only if the stored state is still that (cluster mode: two nodes changing
     /// one lobby at once cannot both win). False, and nothing stored, when it was not.
