@@ -1,9 +1,9 @@
 //! The random bot: plays any game by choosing uniformly among its legal actions.
 
 use crate::dynamic::DynGame;
-use crate::game::Game;
+use crate::game::{Game, RuleError};
 use crate::rng::GameRng;
-use crate::seat::Seat;
+use crate::seat::{Seat, SeatNames};
 use serde_json::Value;
 
 /// A bot that picks a uniformly random legal action. Deterministic for a given RNG.
@@ -28,6 +28,19 @@ impl RandomBot {
     pub fn choose_dyn(&mut self, game: &dyn DynGame, seat: Seat) -> Option<Value> {
         let actions = game.legal_actions(seat);
         self.rng.choose(&actions).cloned()
+    }
+
+    /// One random move in any game: a random seat among those it waits for plays a random legal
+    /// action, applied. The seat and the action; `None` (and nothing applied) when the game
+    /// waits for nobody or that seat has no legal action.
+    ///
+    /// # Errors
+    /// The engine's refusal of an action it listed as legal (a bug in the engine).
+    pub fn step_dyn(&mut self, game: &mut dyn DynGame, names: &SeatNames) -> Result<Option<(Seat, Value)>, RuleError> {
+        let Some(seat) = self.pick_seat(&game.to_act()) else { return Ok(None) };
+        let Some(action) = self.choose_dyn(&*game, seat) else { return Ok(None) };
+        game.apply(seat, &action, names)?;
+        Ok(Some((seat, action)))
     }
 
     /// A random seat among those the game waits for, or `None` if it waits for nobody.

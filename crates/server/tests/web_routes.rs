@@ -199,9 +199,7 @@ fn every_scoring_category_and_tie_break_an_engine_gives_is_in_both_interface_cat
                 let mut bot = RandomBot::new(GameRng::from_u64(n ^ 0x5eed));
                 let mut steps = 0;
                 while game.outcome().is_none() {
-                    let seat = bot.pick_seat(&game.to_act()).expect("someone acts");
-                    let action = bot.choose_dyn(game.as_ref(), seat).expect("a legal action");
-                    game.apply(seat, &action, &names).unwrap();
+                    bot.step_dyn(game.as_mut(), &names).unwrap().expect("someone acts, with a legal action");
                     steps += 1;
                     assert!(steps < 20_000, "{} with {players} did not end", info.id);
                 }

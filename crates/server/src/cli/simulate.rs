@@ -276,9 +276,7 @@ mod tests {
             let mut bot = RandomBot::new(GameRng::from_u64((11 + n) ^ 0xb07));
             let mut views: Vec<serde_json::Value> = Seat::all(2).map(|s| game.view(Viewer::Seat(s))).collect();
             while game.outcome().is_none() {
-                let seat = bot.pick_seat(&game.to_act()).expect("someone acts");
-                let action = bot.choose_dyn(game.as_ref(), seat).expect("legal");
-                game.apply(seat, &action, &names).expect("applies");
+                bot.step_dyn(game.as_mut(), &names).expect("applies").expect("someone acts, with a legal action");
                 for (s, old) in Seat::all(2).zip(views.iter_mut()) {
                     let new = game.view(Viewer::Seat(s));
                     sizes.push(serde_json::to_string(&json_patch::diff(old, &new)).expect("json").len());
