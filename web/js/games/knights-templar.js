@@ -4,6 +4,9 @@ import { h, s, seatDot, listText } from '../dom.js';
 import { svgRoot, textBlock, label, cross, seatMark } from './svg.js';
 import { t, formatNumber } from '../i18n.js';
 
+/** `name`, cut to at most `max` characters with an ellipsis. */
+const short = (name, max) => (name.length > max ? `${name.slice(0, max - 1)}…` : name);
+
 const TYPES = ['legacy', 'ally', 'county', 'treasure', 'mission', 'power', 'battle', 'enemy', 'downfall'];
 const TYPE_COLORS = {
   legacy: '#6c4f9e', ally: '#2e6fb0', county: '#3d8b3d', treasure: '#c99a1c', mission: '#a0522d',
@@ -89,14 +92,46 @@ function typeName(kind) {
   return (names && names.tname('type', kind, null)) || t(`kt.type.${kind}`);
 }
 
+/**
+ * A card's header within `room` px: its type letter and name, or on a narrow card the name alone
+ * in a smaller size, cut short if even that is too long (long German type names run past a
+ * tableau card otherwise, under the next card). Widths are estimated per character of the bold
+ * face: about 0.6 of the font size.
+ */
+function cardHeader(kind, room) {
+  const name = typeName(kind);
+  const full = `${TYPE_LETTER[kind] || '?'} · ${name}`;
+  if (full.length * 11 * 0.6 <= room) return { text: full, size: 11 };
+  return { text: short(name, Math.floor(room / (10 * 0.6))), size: 10 };
+}
+
+/**
+ * `text` with every word longer than `width` characters (what fits across the card) split into
+ * even pieces that end in a hyphen: a long German name ("Handelsunternehmen") would run past a
+ * narrow card.
+ */
+function hyphenate(text, width) {
+  return String(text).split(' ').map((word) => {
+    if (word.length <= width) return word;
+    const pieces = Math.ceil(word.length / (width - 1));
+    const size = Math.ceil(word.length / pieces);
+    const out = [];
+    for (let i = 0; i < word.length; i += size) out.push(word.slice(i, i + size));
+    return out.map((piece, i) => (i < out.length - 1 ? `${piece}-` : piece)).join(' ');
+  }).join(' ');
+}
+
 /** One card: a coloured frame, its type letter and its name. */
 function card(x, y, w, hgt, c, attrs = {}) {
   const color = TYPE_COLORS[c.kind] || '#555';
+  const header = cardHeader(c.kind, w - 10);
+  const width = Math.max(6, Math.floor(w / 7));
+  const size = w < 70 ? 10 : 12;
   return s('g', { class: 'kt-card', ...attrs },
     s('rect', { class: 'hit', x, y, width: w, height: hgt, rx: 6, fill: '#fffdf7', stroke: color, 'stroke-width': 2.5 }),
     s('rect', { x, y, width: w, height: 18, rx: 6, fill: color }),
-    s('text', { x: x + 6, y: y + 10, 'font-size': 11, fill: 'white', 'font-weight': 'bold', 'dominant-baseline': 'middle' }, `${TYPE_LETTER[c.kind] || '?'} · ${typeName(c.kind)}`),
-    textBlock(x + w / 2, y + 18 + (hgt - 18) / 2, cardTitle(c), { width: Math.max(6, Math.floor(w / 7)), size: w < 70 ? 10 : 12 }));
+    s('text', { x: x + 6, y: y + 10, 'font-size': header.size, fill: 'white', 'font-weight': 'bold', 'dominant-baseline': 'middle' }, header.text),
+    textBlock(x + w / 2, y + 18 + (hgt - 18) / 2, hyphenate(cardTitle(c), Math.floor((w - 6) / (size * 0.55))), { width, size }));
 }
 
 function cardBack(x, y, w, hgt, text) {
@@ -208,17 +243,19 @@ export default {
       const x0 = col * colW;
       const y = top + (i % rows) * rowH;
       const acting = view.to_act.includes(p.seat);
+      const gm = view.grand_master === p.seat;
       const plate = s('g', { dataset: { seat: p.seat } },
         s('rect', { class: 'hit', x: x0 + 8, y, width: 170, height: rowH - 8, rx: 8, fill: acting ? '#fff3c4' : '#fbf5e8', stroke: c.color(p.seat), 'stroke-width': 3 }),
         s('circle', { cx: x0 + 24, cy: y + 18, r: 8, fill: c.color(p.seat), stroke: '#1b1b1b' }),
         seatMark(x0 + 24, y + 18, 4, p.seat),
-        label(x0 + 36, y + 18, c.name(p.seat).length > 17 ? `${c.name(p.seat).slice(0, 16)}…` : c.name(p.seat), { 'font-weight': 'bold', 'font-size': 14 }),
+        label(x0 + 36, y + 18, short(c.name(p.seat), gm ? 10 : 17), { 'font-weight': 'bold', 'font-size': 14 }),
         label(x0 + 18, y + 42, t('kt.score_now', { n: formatNumber(p.score_now) }), { 'font-size': 12 }),
         label(x0 + 18, y + 60, t('kt.county_picks', { vp: formatNumber(p.county_vp), picks: formatNumber(p.fate_picks) }), { 'font-size': 11, fill: '#7a6a58' }),
         p.picked_this_round ? label(x0 + 18, y + 77, `✓ ${t('kt.picked')}`, { 'font-size': 11, fill: '#2f6b3a' }) : null);
-      if (view.grand_master === p.seat) {
-        plate.append(c.term(s('g', {}, s('rect', { x: x0 + 118, y: y + 52, width: 54, height: 30, rx: 5, fill: '#8b1e1e' }),
-          label(x0 + 145, y + 67, `${t('kt.gm')} ♛`, { 'font-size': 12, fill: 'white', 'text-anchor': 'middle', 'font-weight': 'bold' })), 'field', 'grand_master'));
+      if (gm) {
+        // Top right, beside a name shortened to make room: the lines below keep the plate's width.
+        plate.append(c.term(s('g', {}, s('rect', { x: x0 + 128, y: y + 6, width: 44, height: 24, rx: 5, fill: '#8b1e1e' }),
+          label(x0 + 150, y + 18, `${t('kt.gm')} ♛`, { 'font-size': 12, fill: 'white', 'text-anchor': 'middle', 'font-weight': 'bold' })), 'field', 'grand_master'));
       }
       out.push(c.bind(plate, (a) => a.type === 'nominate' && a.seat === p.seat, t('kt.a.nominate', { name: c.name(p.seat) })));
       const n = p.tableau.length;
