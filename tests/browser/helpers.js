@@ -271,6 +271,44 @@ export async function boardClipping(page) {
   });
 }
 
+/**
+ * Board labels that something painted later covers: another label, or a filled shape (a badge
+ * laid over a line of a seat's plate, say), overlapping the label's box by more than 1 px each way.
+ * SVG paints in document order, so only what comes after a label can hide it.
+ */
+export async function coveredLabels(page) {
+  await settled(page);
+  return page.evaluate(() => {
+    const out = [];
+    const painted = (el) => {
+      const style = getComputedStyle(el);
+      if (style.visibility === 'hidden' || style.display === 'none' || Number(style.opacity) === 0) return false;
+      if (el.tagName === 'text') return el.textContent.trim() !== '';
+      return style.fill !== 'none' && style.fill !== 'transparent' && !/rgba\(.*,\s*0\)$/.test(style.fill) && Number(style.fillOpacity) > 0;
+    };
+    for (const svg of document.querySelectorAll('[data-testid="board"] svg')) {
+      const items = [...svg.querySelectorAll('text, rect, circle, ellipse, path, polygon')]
+        .filter((el) => !el.closest('title') && painted(el))
+        .map((el) => ({ el, r: el.getBoundingClientRect() }))
+        .filter(({ r }) => r.width && r.height);
+      items.forEach(({ el, r }, i) => {
+        if (el.tagName !== 'text') return;
+        for (const { el: top, r: tr } of items.slice(i + 1)) {
+          if (top.contains(el) || el.contains(top)) continue;
+          const w = Math.min(r.right, tr.right) - Math.max(r.left, tr.left);
+          const h = Math.min(r.bottom, tr.bottom) - Math.max(r.top, tr.top);
+          if (w > 1 && h > 1) {
+            const what = top.tagName === 'text' ? `"${top.textContent}"` : `a ${top.tagName}`;
+            out.push(`"${el.textContent}" is covered by ${what} (${w.toFixed(0)}×${h.toFixed(0)} px)`);
+            break;
+          }
+        }
+      });
+    }
+    return out;
+  });
+}
+
 /** Board targets smaller than 24×24 CSS px, and targets nested inside other targets. */
 export async function targetProblems(page) {
   return page.evaluate(() => {

@@ -4,7 +4,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, BASE, quickGame, openTable, playToEnd } from './helpers.js';
+import { launch, BASE, quickGame, openTable, playToEnd, coveredLabels } from './helpers.js';
 import { axeProblems } from './axe.js';
 
 let browser;
@@ -108,7 +108,11 @@ test('in a German browser every screen is German, and the language switch is rem
     await page.waitForFunction((name) => { const t = document.getElementById('tooltip'); return t && !t.hidden && t.textContent.includes(name); }, de);
     await page.mouse.move(1, 1);
     assert.deepEqual(await englishLeft(page, game), [], `${game}: the table`);
-    if (game === 'knights-templar') assert.deepEqual(await axeProblems(page), [], 'axe-core: a German table');
+    if (game === 'knights-templar') {
+      assert.deepEqual(await axeProblems(page), [], 'axe-core: a German table');
+      // German names are longer: no card's type or name runs under the next card.
+      assert.deepEqual(await coveredLabels(page), [], 'no label of a German table is drawn over');
+    }
     // The log lines are worded by the client from the events' data: none is the server's English sentence.
     await page.waitForSelector('[data-testid="log"] li');
     const english = await page.evaluate(async (g) => {
@@ -132,6 +136,7 @@ test('in a German browser every screen is German, and the language switch is rem
   await page.waitForSelector('[data-testid="result"] [data-testid="breakdown"]');
   assert.match(await page.textContent('[data-testid="status"]'), /Spielende/);
   assert.deepEqual(await englishLeft(page, 'knights-templar'), [], 'the result');
+  assert.deepEqual(await coveredLabels(page), [], 'no label of the German final board is drawn over');
   // Knights Templar's log lines are worded by the client from the events' data, in German.
   const lines = await page.$$eval('[data-testid="log"] li', (lis) => lis.map((li) => li.textContent));
   assert.ok(lines.length > 5, `the log has lines (${lines.length})`);
