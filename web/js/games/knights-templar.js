@@ -114,9 +114,9 @@ function hyphenate(text, width) {
   return String(text).split(' ').map((word) => {
     if (word.length <= width) return word;
     const pieces = Math.ceil(word.length / (width - 1));
-    const size = Math.ceil(word.length / pieces);
+    const step = Math.ceil(word.length / pieces);
     const out = [];
-    for (let i = 0; i < word.length; i += size) out.push(word.slice(i, i + size));
+    for (let i = 0; i < word.length; i += step) out.push(word.slice(i, i + step));
     return out.map((piece, i) => (i < out.length - 1 ? `${piece}-` : piece)).join(' ');
   }).join(' ');
 }
