@@ -613,8 +613,24 @@ impl Ops {
     }
 
     fn push_index(&mut self, index: usize) {
-        use std::fmt::Write;
-        let _ = write!(self.path, "/{index}");
+        // Decimal digits by hand: `write!` through `fmt` costs several times as much, and a
+        // patch of a long array writes many indexes.
+        let mut digits = [0u8; 20];
+        let mut first = digits.len();
+        let mut rest = index;
+        loop {
+            first -= 1;
+            // A remainder of 10 is below 10: the cast cannot truncate.
+            #[allow(clippy::cast_possible_truncation)]
+            let digit = (rest % 10) as u8;
+            digits[first] = b'0' + digit;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        self.path.push('/');
+        self.path.push_str(std::str::from_utf8(&digits[first..]).unwrap_or_default());
     }
 
     fn begin(&mut self, op: &str) {
@@ -837,17 +853,28 @@ fn diff_object<'a>(
 
 fn diff_array(left_doc: Doc<'_>, left: &[(usize, usize)], right_doc: Doc<'_>, right: &[(usize, usize)], ops: &mut Ops) {
     // The same walk as json_patch: pairwise, then removals at the shifting end, or additions.
+    // An item whose text is unchanged gives no operation: it is skipped before its index is
+    // written into the path (most items of a long array are).
     let at = ops.path.len();
     let mut shift = 0usize;
     for index in 0..left.len().max(right.len()) {
-        ops.push_index(index - shift);
         match (left.get(index), right.get(index)) {
-            (Some(&(l0, l1)), Some(&(r0, r1))) => diff_at(left_doc, l0, l1, right_doc, r0, r1, ops),
+            (Some(&(l0, l1)), Some(&(r0, r1))) => {
+                if left_doc.text(l0, l1) == right_doc.text(r0, r1) {
+                    continue;
+                }
+                ops.push_index(index - shift);
+                diff_at(left_doc, l0, l1, right_doc, r0, r1, ops);
+            }
             (Some(_), None) => {
+                ops.push_index(index - shift);
                 shift += 1;
                 ops.remove();
             }
-            (None, Some(&(r0, r1))) => ops.with_value("add", right_doc, r0, r1),
+            (None, Some(&(r0, r1))) => {
+                ops.push_index(index - shift);
+                ops.with_value("add", right_doc, r0, r1);
+            }
             (None, None) => {}
         }
         ops.path.truncate(at);
@@ -1072,6 +1099,12 @@ mod tests {
             (json!(null), json!(false)),
             (json!({"a": 1.5, "b": -3}), json!({"a": 1.25, "b": -3})),
             (json!({"b": 1, "a": 2}), json!({"a": 2})),
+            // Long arrays: indexes of two and three digits, unchanged items between changed ones.
+            (json!((0..120).collect::<Vec<_>>()), json!((0..120).filter(|i| i % 37 != 5).collect::<Vec<_>>())),
+            (
+                json!((0..15).collect::<Vec<_>>()),
+                json!((0..15).map(|i| if i == 10 { 99 } else { i }).collect::<Vec<_>>()),
+            ),
         ];
         for (old, new) in &cases {
             same_as_reference(old, new);
