@@ -278,24 +278,31 @@ pub(crate) fn view_text(game: &KnightsTemplar, viewer: Viewer) -> ViewText {
 /// for it (and for a discard or a decision it sees as others do).
 pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer], memo: &mut ViewMemo) -> Vec<ViewParts> {
     let totals = game.score_totals();
-    let board = Arc::new(ViewText::serialize(&LeanBoard {
-        players: game.players,
-        turn: game.turn,
-        round: game.round,
-        stage: game.stage,
-        grand_master: game.gm,
-        deck_count: game.deck.len(),
-        fate: game.fate.iter().map(|c| (*c, true)).collect(),
-        seats: BySeat::from_fn(game.players, |s| LeanSeat {
-            seat: s,
-            tableau: Cow::Borrowed(game.tableau(s)),
-            county_vp: game.county_vp(s),
-            fate_picks: game.fate_picks(s),
-            picked_this_round: game.picked.contains(&s),
-            score_now: totals.get(s).copied().unwrap_or(0),
-        })
-        .0,
-    }));
+    let board = match &memo.board {
+        Some((last, text)) if last.matches(game, &totals) => Arc::clone(text),
+        _ => {
+            let text = Arc::new(ViewText::serialize(&LeanBoard {
+                players: game.players,
+                turn: game.turn,
+                round: game.round,
+                stage: game.stage,
+                grand_master: game.gm,
+                deck_count: game.deck.len(),
+                fate: game.fate.iter().map(|c| (*c, true)).collect(),
+                seats: BySeat::from_fn(game.players, |s| LeanSeat {
+                    seat: s,
+                    tableau: Cow::Borrowed(game.tableau(s)),
+                    county_vp: game.county_vp(s),
+                    fate_picks: game.fate_picks(s),
+                    picked_this_round: game.picked.contains(&s),
+                    score_now: totals.get(s).copied().unwrap_or(0),
+                })
+                .0,
+            }));
+            memo.board = Some((BoardInputs::of(game, totals), Arc::clone(&text)));
+            text
+        }
+    };
     let outcome = score::outcome(game);
     let rest = match &memo.rest {
         Some((last, text))
@@ -381,6 +388,61 @@ pub(crate) struct ViewMemo {
     heads: Vec<(Viewer, Arc<ViewText>)>,
     /// The members after the pending decision, and what they were written from.
     rest: Option<(RestInputs, Arc<ViewText>)>,
+    /// The board (the members every viewer shares before the discard), and what it was written
+    /// from: about half of a game's actions (a nomination, a target chosen) leave it as it was.
+    board: Option<(BoardInputs, Arc<ViewText>)>,
+}
+
+/// Everything [`LeanBoard`] is written from.
+struct BoardInputs {
+    players: usize,
+    turn: u32,
+    round: u32,
+    stage: Stage,
+    gm: Seat,
+    deck_count: usize,
+    fate: Vec<Card>,
+    tableaus: BySeat<Vec<Card>>,
+    county_vp: BySeat<u32>,
+    fate_picks: BySeat<u32>,
+    picked: Vec<Seat>,
+    totals: BySeat<i64>,
+}
+
+impl BoardInputs {
+    fn of(game: &KnightsTemplar, totals: BySeat<i64>) -> Self {
+        BoardInputs {
+            players: game.players,
+            turn: game.turn,
+            round: game.round,
+            stage: game.stage,
+            gm: game.gm,
+            deck_count: game.deck.len(),
+            fate: game.fate.clone(),
+            tableaus: game.tableaus.clone(),
+            county_vp: game.county_vp.clone(),
+            fate_picks: game.fate_picks.clone(),
+            picked: game.picked.clone(),
+            totals,
+        }
+    }
+
+    /// Whether `game` (with these score totals) writes the same board: compared in full, with
+    /// nothing copied.
+    fn matches(&self, game: &KnightsTemplar, totals: &BySeat<i64>) -> bool {
+        self.players == game.players
+            && self.turn == game.turn
+            && self.round == game.round
+            && self.stage == game.stage
+            && self.gm == game.gm
+            && self.deck_count == game.deck.len()
+            && self.fate == game.fate
+            && self.tableaus == game.tableaus
+            && self.county_vp == game.county_vp
+            && self.fate_picks == game.fate_picks
+            && self.picked == game.picked
+            && self.totals == *totals
+    }
 }
 
 struct RestInputs {
