@@ -341,12 +341,7 @@ pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer], memo: &mut V
         if let Some((_, text)) = memo.discards.iter().find(|(v, _)| *v == seen_as) {
             return Arc::clone(text);
         }
-        let discard =
-            game.discard.iter().map(|d| LeanDiscard { card: seen(d, seen_as), face_down: d.face_down_by.is_some() });
-        let text = Arc::new(ViewText::serialize_sized(
-            &LeanDiscards { discard: discard.collect() },
-            16 + 16 * game.discard.len(),
-        ));
+        let text = Arc::new(discard_text(&game.discard, seen_as));
         memo.discards.push((seen_as, Arc::clone(&text)));
         text
     };
@@ -372,6 +367,43 @@ pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer], memo: &mut V
         texts.push(ViewParts::new(parts));
     }
     texts
+}
+
+/// The discard pile as `viewer` sees it: the text serde writes for [`LeanDiscards`], written
+/// by hand. The pile grows through the game and is written again whenever it changes; serde's
+/// generic path (a key escaped, the index entry of each `"card"`) cost ten times the text's
+/// length in instructions. The server's `view_patches` test compares the text with the serde
+/// view's at every step.
+fn discard_text(discard: &[Discard], viewer: Viewer) -> ViewText {
+    let mut text = String::with_capacity(16 + 32 * discard.len());
+    text.push_str(r#"{"discard":["#);
+    for (i, d) in discard.iter().enumerate() {
+        if i > 0 {
+            text.push(',');
+        }
+        text.push_str(r#"{"card":"#);
+        match seen(d, viewer) {
+            Some(card) => push_number(&mut text, card.0),
+            None => text.push_str("null"),
+        }
+        if d.face_down_by.is_some() {
+            text.push_str(r#","face_down":true"#);
+        }
+        text.push('}');
+    }
+    text.push_str("]}");
+    ViewText::new(text)
+}
+
+/// `n` in decimal, as serde writes it.
+fn push_number(text: &mut String, n: u8) {
+    if n >= 100 {
+        text.push(char::from(b'0' + n / 100));
+    }
+    if n >= 10 {
+        text.push(char::from(b'0' + n / 10 % 10));
+    }
+    text.push(char::from(b'0' + n % 10));
 }
 
 /// The parts [`view_texts`] wrote last, with exactly the inputs each was written from: a part
