@@ -1,0 +1,51 @@
+//! The broadcast bench's Knights Templar loop (`broadcast.rs`: every seat's view written as
+//! parts and diffed against the parts of the previous action) over a fixed amount of work, for
+//! an instruction counter rather than a clock: cachegrind's count is the same on every run,
+//! whatever else the machine is doing, where a timing on the shared 2-core machine moves by
+//! 10–20%. Eight recorded 4-player games, replayed `REPS` times (the first argument, default 1).
+//!
+//! ```sh
+//! cargo bench -p chapterhouse --bench view_replay --no-run
+//! valgrind --tool=cachegrind --cache-sim=no target/release/deps/view_replay-<hash> 1
+//! valgrind --tool=cachegrind --cache-sim=no target/release/deps/view_replay-<hash> 3
+//! ```
+//!
+//! Instructions per action: the difference of the two totals over twice the actions printed
+//! (the recording of the games is in both). Figures are in docs/performance.md.
+
+use game_core::testing::{random_playout, setup};
+use game_core::view_diff::{diff_parts_memo, DiffMemo, ViewCache};
+use game_core::{Game, Seat, Viewer};
+use knights_templar::KnightsTemplar;
+use std::hint::black_box;
+
+fn main() {
+    // `cargo bench` passes `--bench`: only a number is taken as the repetitions.
+    let reps: usize = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(1);
+    let players = 4;
+    let options = <KnightsTemplar as Game>::Options::default();
+    let games: Vec<_> = (1..=8u64)
+        .map(|seed| (seed, random_playout::<KnightsTemplar>(players, &options, seed, 100_000, false).actions))
+        .collect();
+    let viewers: Vec<Viewer> = Seat::all(players).map(Viewer::Seat).collect();
+    let (mut actions, mut bytes) = (0usize, 0usize);
+    for _ in 0..reps {
+        let mut memo = DiffMemo::default();
+        for (seed, recorded) in &games {
+            let mut game = setup::<KnightsTemplar>(players, &options, *seed);
+            let mut cache = ViewCache::default();
+            let mut kept = game.view_texts(&viewers, &mut cache);
+            for (seat, action) in recorded {
+                game.apply(*seat, action).expect("recorded action");
+                let parts = game.view_texts(&viewers, &mut cache);
+                memo.clear();
+                for (old, new) in kept.iter().zip(&parts) {
+                    bytes += diff_parts_memo(old, new, &mut memo).len();
+                }
+                kept = parts;
+                actions += 1;
+            }
+        }
+    }
+    println!("{actions} actions replayed, {} patch bytes", black_box(bytes));
+}
