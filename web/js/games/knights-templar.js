@@ -1,7 +1,7 @@
 // Knights Templar: the Fate row, the Grand Master, the deck and discards, and each player's tableau.
 
 import { h, s, seatDot, listText } from '../dom.js';
-import { svgRoot, textBlock, label, cross, seatMark } from './svg.js';
+import { svgRoot, textBlock, label, cross, seatMark, textWidth } from './svg.js';
 import { t, formatNumber } from '../i18n.js';
 
 /** `name`, cut to at most `max` characters with an ellipsis. */
@@ -93,31 +93,38 @@ function typeName(kind) {
 }
 
 /**
- * A card's header within `room` px: its type letter and name, or on a narrow card the name alone
- * in a smaller size, cut short if even that is too long (long German type names run past a
- * tableau card otherwise, under the next card). Widths are estimated per character of the bold
- * face: about 0.6 of the font size.
+ * A card's header within `room` px: its type letter and name, or where that does not fit (a narrow
+ * card, a long German type name) the name alone in a smaller size, cut short if even that is too
+ * long: it would run past a tableau card, under the next card. Widths are measured in the board's
+ * bold face.
  */
 function cardHeader(kind, room) {
   const name = typeName(kind);
   const full = `${TYPE_LETTER[kind] || '?'} · ${name}`;
-  if (full.length * 11 * 0.6 <= room) return { text: full, size: 11 };
-  return { text: short(name, Math.floor(room / (10 * 0.6))), size: 10 };
+  const fits = (text, size) => textWidth(text, size, { bold: true }) <= room;
+  if (fits(full, 11)) return { text: full, size: 11 };
+  let max = name.length;
+  while (max > 1 && !fits(short(name, max), 10)) max -= 1;
+  return { text: short(name, max), size: 10 };
 }
 
 /**
- * `text` with every word longer than `width` characters (what fits across the card) split into
- * even pieces that end in a hyphen: a long German name ("Handelsunternehmen") would run past a
- * narrow card.
+ * `text` with every word wider than `room` px (what fits across the card at `size` px) split into
+ * even pieces that end in a hyphen, as few as fit: a long German name ("Handelsunternehmen") would
+ * run past a narrow card.
  */
-function hyphenate(text, width) {
+function hyphenate(text, room, size) {
+  const fits = (piece) => textWidth(piece, size) <= room;
   return String(text).split(' ').map((word) => {
-    if (word.length <= width) return word;
-    const pieces = Math.ceil(word.length / (width - 1));
-    const step = Math.ceil(word.length / pieces);
-    const out = [];
-    for (let i = 0; i < word.length; i += step) out.push(word.slice(i, i + step));
-    return out.map((piece, i) => (i < out.length - 1 ? `${piece}-` : piece)).join(' ');
+    if (fits(word)) return word;
+    for (let pieces = 2; pieces < word.length; pieces += 1) {
+      const step = Math.ceil(word.length / pieces);
+      const out = [];
+      for (let i = 0; i < word.length; i += step) out.push(word.slice(i, i + step));
+      const hyphened = out.map((piece, i) => (i < out.length - 1 ? `${piece}-` : piece));
+      if (hyphened.every(fits)) return hyphened.join(' ');
+    }
+    return word;
   }).join(' ');
 }
 
@@ -131,7 +138,7 @@ function card(x, y, w, hgt, c, attrs = {}) {
     s('rect', { class: 'hit', x, y, width: w, height: hgt, rx: 6, fill: '#fffdf7', stroke: color, 'stroke-width': 2.5 }),
     s('rect', { x, y, width: w, height: 18, rx: 6, fill: color }),
     s('text', { x: x + 6, y: y + 10, 'font-size': header.size, fill: 'white', 'font-weight': 'bold', 'dominant-baseline': 'middle' }, header.text),
-    textBlock(x + w / 2, y + 18 + (hgt - 18) / 2, hyphenate(cardTitle(c), Math.floor((w - 6) / (size * 0.55))), { width, size }));
+    textBlock(x + w / 2, y + 18 + (hgt - 18) / 2, hyphenate(cardTitle(c), w - 6, size), { width, size }));
 }
 
 function cardBack(x, y, w, hgt, text) {

@@ -2,7 +2,7 @@
 // round, the event; each player's coins, prestige, hand and purchases.
 
 import { h, s, seatDot, titleCase, listText } from '../dom.js';
-import { svgPanel, boardPanels, label, coin, pawn, seatMark } from './svg.js';
+import { svgPanel, boardPanels, label, coin, pawn, seatMark, textWidth } from './svg.js';
 import { logLine } from './common.js';
 import { t, formatNumber } from '../i18n.js';
 
@@ -20,6 +20,10 @@ const SEGMENTS = [
   ['oxford', 'salisbury'], ['sherwood', 'york'],
 ];
 const WATER = [['bridgewater', 'cardiff'], ['bristol', 'cardiff'], ['canterbury', 'norwich'], ['cardiff', 'chester'], ['grimsby', 'norwich'], ['london', 'oxford']];
+// The figures that stand on a location: field name, ink and paper of their tag.
+const NPCS = [['merchant', '#5a4100', '#fff6d8'], ['mercenary', '#6b1d1d', '#fbe6e2']];
+// A tag under Sherwood stands to the right: straight below, Nottingham's name is there.
+const TAG_DX = { sherwood: 30 };
 const CARD_TYPES = ['RB', 'RH', 'RC', 'GB', 'GH', 'GC'];
 const CARD_NAMES = { RB: "Richard's Banner", RH: 'Empty Hourglass', RC: 'Full Chest', GB: "Saladin's Banner", GH: 'Full Hourglass', GC: 'Empty Chest' };
 const TRACKS = [['ra', "Richard's Army", '#c0392b', false], ['sa', "Saladin's Army", '#2f9e44', false], ['kr', 'King’s Return', '#b8860b', true], ['kt', 'King’s Treasure', '#5a4a9a', true]];
@@ -161,11 +165,22 @@ export default {
       const g = s('g', { dataset: { location: id } },
         s('circle', { class: 'hit', cx: x, cy: y, r: 26, fill: red ? '#f4c7c0' : '#c8e6c4', stroke: red ? '#a33' : '#2f7a3a', 'stroke-width': path.includes(id) ? 4 : 2 }),
         label(x, y - 34, place(id), { 'text-anchor': 'middle', 'font-size': 12, 'font-weight': 'bold' }));
-      if (view.merchant === id) g.append(label(x - 40, y + 14, named('field', 'merchant', t('rl.merchant')), { 'font-size': 10, fill: '#5a4100', 'font-style': 'italic' }));
-      if (view.mercenary === id) g.append(label(x - 40, y + 26, named('field', 'mercenary', t('rl.mercenary')), { 'font-size': 10, fill: '#6b1d1d', 'font-style': 'italic' }));
       const here = view.players.filter((p) => whereIs(view, p) === id);
       here.forEach((p, i) => g.append(pawn(x - (here.length - 1) * 8 + i * 16, y + 4, 11, c.color(p.seat), { dataset: { piece: `player-${p.seat}` } })));
       out.push(c.bind(c.term(g, 'location', id), (a) => (a.type === 'place' && a.location === id) || (a.type === 'step' && a.to === id), undefined));
+    }
+    // The Merchant and the Mercenary: a tag under their location's circle, drawn after every location
+    // so that nothing covers it (at its side a figure standing there or a neighbour's name did).
+    for (const [key, ink, paper] of NPCS) {
+      const id = view[key];
+      if (!POS[id]) continue;
+      const name = named('field', key, t(`rl.${key}`));
+      const w = textWidth(name, 10, { italic: true }) + 12;
+      const x = POS[id][0] + (TAG_DX[id] || 0);
+      const y = POS[id][1] + 38;
+      out.push(c.term(s('g', { dataset: { piece: key } },
+        s('rect', { x: x - w / 2, y: y - 7, width: w, height: 14, rx: 7, fill: paper, stroke: ink, 'stroke-width': 0.8 }),
+        label(x, y, name, { 'font-size': 10, fill: ink, 'font-style': 'italic', 'text-anchor': 'middle' })), 'field', key));
     }
     const map = out;
     // The side panel: round, Crusade tracks, event, decks.

@@ -43,6 +43,36 @@ export function wrap(text, width) {
   return lines;
 }
 
+// A canvas measures text in the board's own font (SVG text inherits the page's), and the widths are
+// kept: a board is drawn afresh at every version with mostly the same words.
+let measurer = null;
+let family = '';
+const widths = new Map();
+
+/**
+ * The width of `text` drawn `size` px high in the board's font, bold and/or italic: measured, so that
+ * a label can be fitted to its room. Without a canvas (no document) an estimate of 0.6 of the size
+ * per character, which errs wide.
+ */
+export function textWidth(text, size, { bold = false, italic = false } = {}) {
+  const str = String(text);
+  if (measurer === null) {
+    const canvas = typeof document !== 'undefined' ? document.createElement('canvas') : null;
+    measurer = (canvas && canvas.getContext && canvas.getContext('2d')) || false;
+    // Read once: asking for the computed style at every label would make the browser work out the
+    // page's styles again in the middle of drawing a board.
+    if (measurer) family = getComputedStyle(document.body).fontFamily;
+  }
+  if (!measurer) return str.length * size * 0.6;
+  const font = `${italic ? 'italic ' : ''}${bold ? 'bold ' : ''}${size}px ${family}`;
+  const key = `${font}\n${str}`;
+  if (!widths.has(key)) {
+    measurer.font = font;
+    widths.set(key, measurer.measureText(str).width);
+  }
+  return widths.get(key);
+}
+
 /** A multi-line text centred on (x, y). */
 export function textBlock(x, y, text, { width = 12, size = 11, lineHeight = 1.15, ...attrs } = {}) {
   const lines = wrap(text, width);

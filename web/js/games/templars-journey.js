@@ -2,7 +2,7 @@
 // with the Pope, the edicts and their ships; player boards with gold, supply, temple and VP.
 
 import { h, s, seatDot, listText } from '../dom.js';
-import { svgPanel, boardPanels, label, cross, pawn, coin, textBlock } from './svg.js';
+import { svgPanel, boardPanels, label, cross, pawn, coin, textBlock, textWidth } from './svg.js';
 import { t, formatNumber } from '../i18n.js';
 
 // Schematic positions of the territories on a 700×640 map.
@@ -49,12 +49,15 @@ function trackLeg(view, c, leg, x0, y0) {
   out.push(label(x0, y0 + 4, t('tj.leg', { leg }), { 'font-weight': 'bold', 'font-size': 13, fill: leg === view.leg ? '#8b1e1e' : '#7a6a58' }));
   for (const [spot, dx, dy, fill] of spots) {
     const id = sp(spot);
+    // The Pope stands on his space as a gold ring with ♝ in its upper half, and the space's name moves
+    // down to make room: a marker laid over the name hid it.
+    const pope = view.pope === id;
     const g = s('g', { dataset: { space: id } },
       s('circle', { class: 'hit', cx: x0 + dx, cy: y0 + dy, r: 15, fill: done ? '#e6e0d4' : fill, stroke: '#5a4a3a', 'stroke-width': 1.2 }),
-      s('text', { x: x0 + dx, y: y0 + dy + 1, 'font-size': 10, 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, spot));
-    if (view.pope === id) {
-      g.append(s('g', { dataset: { piece: 'pope' } }, s('circle', { cx: x0 + dx, cy: y0 + dy, r: 10, fill: 'white', stroke: '#b8860b', 'stroke-width': 3 }),
-        s('text', { x: x0 + dx, y: y0 + dy + 1, 'font-size': 12, 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, '♝')));
+      s('text', { x: x0 + dx, y: y0 + dy + (pope ? 7 : 1), 'font-size': 10, 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, spot));
+    if (pope) {
+      g.append(s('g', { dataset: { piece: 'pope' } }, s('circle', { cx: x0 + dx, cy: y0 + dy, r: 15, fill: 'none', stroke: '#b8860b', 'stroke-width': 3.5 }),
+        s('text', { x: x0 + dx, y: y0 + dy - 6, 'font-size': 11, 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, '♝')));
     }
     out.push(c.bind(c.term(g, 'space', id), (a) => a.type === 'move_pope' && a.to === id, t('tj.a.move_pope', { space: spaceName(id) })));
   }
@@ -173,7 +176,6 @@ function territory(view, c, tr) {
   const g = s('g', { dataset: { territory: tr.id } },
     s('circle', { class: 'hit', cx: x, cy: y, r: 50, fill, stroke: '#6b5a45', 'stroke-width': 1.5, 'fill-opacity': city && !city.in_play ? 0.5 : 1 }),
     s('text', { x, y: y - 36, 'font-size': 12, 'text-anchor': 'middle', 'font-weight': 'bold' }, territoryName(view, tr.id, c)));
-  if (tr.gold) g.append(coin(x + 34, y - 28, 10, tr.gold));
   if (city) {
     const inPlay = city.in_play;
     g.append(s('rect', { x: x - 30, y: y - 24, width: 60, height: 30, rx: 3, fill: inPlay ? '#f4ead6' : '#ccc', stroke: '#6b5a45' }),
@@ -189,9 +191,16 @@ function territory(view, c, tr) {
         g.append(c.bind(kg, (a) => (a.type === 'remove_knight' || a.type === 'exchange_knight') && a.city === city.id && a.owner === seat));
       });
     } else {
-      g.append(label(x, y - 9, t('tj.out_of_play'), { 'font-size': 10, 'text-anchor': 'middle', fill: '#666' }));
+      // On two lines when wider than the city ("nicht im Spiel"): it ran out of the frame.
+      const words = t('tj.out_of_play');
+      g.append(textWidth(words, 10) <= 54
+        ? label(x, y - 9, words, { 'font-size': 10, 'text-anchor': 'middle', fill: '#666' })
+        : textBlock(x, y - 9, words, { width: Math.ceil(words.length / 2) + 1, size: 10, fill: '#666' }));
     }
   }
+  // The gold on the circle's right rim, beside the city and drawn after it: at the top right a long
+  // name ran under the coin, and the city's frame covered a two-digit number.
+  if (tr.gold) g.append(coin(x + 41, y - 9, 10, tr.gold));
   // Crosses side by side with a gap, centred, below the city's knights.
   const n = tr.templars.length;
   tr.templars.forEach((seat, i) => {
