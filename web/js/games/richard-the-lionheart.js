@@ -231,8 +231,10 @@ export default {
     }
     y += 12;
     side.push(label(px + 4, y, t('rl.prices'), { 'font-size': 12, 'font-weight': 'bold' }));
+    // Every price is a purchase of the rules texts but the third Crusade card's, which is a field.
+    const priceName = (k) => named(k === 'third_card' ? 'field' : 'purchase', k, titleCase(k));
     Object.entries(view.costs || {}).forEach(([k, v], i) => {
-      side.push(coin(px + 14 + (i % 2) * 135, y + 22 + Math.floor(i / 2) * 26, 9, v), label(px + 28 + (i % 2) * 135, y + 22 + Math.floor(i / 2) * 26, named('purchase', k, titleCase(k)), { 'font-size': 11 }));
+      side.push(coin(px + 14 + (i % 2) * 135, y + 22 + Math.floor(i / 2) * 26, 9, v), label(px + 28 + (i % 2) * 135, y + 22 + Math.floor(i / 2) * 26, priceName(k), { 'font-size': 11 }));
     });
     y += 22 + Math.ceil(Object.keys(view.costs || {}).length / 2) * 26 + 6;
     view.players.forEach((p, i) => {
