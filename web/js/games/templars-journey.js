@@ -76,8 +76,13 @@ function edictBox(view, c, e, x, y) {
     label(x + 6, y + 12, `${e.space} · ${e.edict ? territoryName(view, e.edict, c) : '—'}${e.evaluated ? ' ✓' : ''}`, { 'font-size': 11, 'font-weight': 'bold' }));
   if (e.ship_capacity) {
     g.append(label(x + 6, y + 30, t('tj.ship', { n: e.ship.reduce((a, b) => a + b, 0), capacity: e.ship_capacity }), { 'font-size': 11 }));
+    // The figures in a row, seat after seat with a small gap between seats: at most 7 (the largest
+    // ship) fit the box. Three places per seat ran a fourth figure into the next seat's and a fifth
+    // player's past the box.
+    let fx = x + 10;
     e.ship.forEach((n, seat) => {
-      for (let k = 0; k < n; k++) g.append(pawn(x + 10 + (seat * 3 + k) * 9, y + 46, 6, c.color(seat)));
+      for (let k = 0; k < n; k++, fx += 12) g.append(pawn(fx, y + 46, 6, c.color(seat)));
+      if (n) fx += 4;
     });
   } else {
     g.append(label(x + 6, y + 32, t('tj.seventh_city'), { 'font-size': 11, fill: '#7a6a58' }));
