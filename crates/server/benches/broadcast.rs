@@ -6,12 +6,15 @@
 //!
 //! `cargo bench -p chapterhouse --bench broadcast -- --warm-up-time 1 --measurement-time 4`
 
+use common::broadcast_step;
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkGroup, Criterion, Throughput};
 use game_core::testing::{random_playout, setup};
-use game_core::view_diff::{diff_parts_memo, DiffMemo, ViewCache};
+use game_core::view_diff::{DiffMemo, ViewCache};
 use game_core::{Game, Seat, Viewer};
 use std::hint::black_box;
+
+mod common;
 
 /// Random games by seed, with their recorded actions.
 type Recorded<G> = Vec<(u64, Vec<(Seat, <G as Game>::Action)>)>;
@@ -46,14 +49,8 @@ fn broadcast<G: Game>(c: &mut Criterion, players: usize) {
                 for (game, (_, actions)) in tables.iter_mut().zip(&games) {
                     let mut cache = ViewCache::default();
                     let mut kept = game.view_texts(&viewers, &mut cache);
-                    for (seat, action) in actions {
-                        game.apply(*seat, action).expect("recorded action");
-                        let parts = game.view_texts(&viewers, &mut cache);
-                        memo.clear();
-                        for (old, new) in kept.iter().zip(&parts) {
-                            bytes += diff_parts_memo(old, new, &mut memo).len();
-                        }
-                        kept = parts;
+                    for recorded in actions {
+                        bytes += broadcast_step(game, recorded, &viewers, &mut cache, &mut memo, &mut kept);
                     }
                 }
                 black_box(bytes)
@@ -86,14 +83,8 @@ fn broadcast_interleaved<G: Game>(c: &mut Criterion, players: usize, tables: u64
                 for step in 0..longest {
                     for ((game, cache, memo), ((_, actions), kept)) in live.iter_mut().zip(games.iter().zip(&mut kept))
                     {
-                        let Some((seat, action)) = actions.get(step) else { continue };
-                        game.apply(*seat, action).expect("recorded action");
-                        let parts = game.view_texts(&viewers, cache);
-                        memo.clear();
-                        for (old, new) in kept.iter().zip(&parts) {
-                            bytes += diff_parts_memo(old, new, memo).len();
-                        }
-                        *kept = parts;
+                        let Some(recorded) = actions.get(step) else { continue };
+                        bytes += broadcast_step(game, recorded, &viewers, cache, memo, kept);
                     }
                 }
                 black_box(bytes)

@@ -13,11 +13,14 @@
 //! Instructions per action: the difference of the two totals over twice the actions printed
 //! (the recording of the games is in both). Figures are in docs/performance.md.
 
+use common::broadcast_step;
 use game_core::testing::{random_playout, setup};
-use game_core::view_diff::{diff_parts_memo, DiffMemo, ViewCache};
+use game_core::view_diff::{DiffMemo, ViewCache};
 use game_core::{Game, Seat, Viewer};
 use knights_templar::KnightsTemplar;
 use std::hint::black_box;
+
+mod common;
 
 fn main() {
     // `cargo bench` passes `--bench`: only a number is taken as the repetitions.
@@ -35,14 +38,8 @@ fn main() {
             let mut game = setup::<KnightsTemplar>(players, &options, *seed);
             let mut cache = ViewCache::default();
             let mut kept = game.view_texts(&viewers, &mut cache);
-            for (seat, action) in recorded {
-                game.apply(*seat, action).expect("recorded action");
-                let parts = game.view_texts(&viewers, &mut cache);
-                memo.clear();
-                for (old, new) in kept.iter().zip(&parts) {
-                    bytes += diff_parts_memo(old, new, &mut memo).len();
-                }
-                kept = parts;
+            for action in recorded {
+                bytes += broadcast_step(&mut game, action, &viewers, &mut cache, &mut memo, &mut kept);
                 actions += 1;
             }
         }
