@@ -30,7 +30,7 @@ use serde_json::Value;
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::io;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock, Weak};
 
 /// The patch from the view `old` to the view `new`, both compact JSON text.
 ///
@@ -46,8 +46,21 @@ pub fn diff_json(old: &str, new: &str) -> Patch {
 /// member ends rescans the text once per nesting level). A table keeps each viewer's current
 /// view as a `ViewText`, so each new view text is indexed once and serves two diffs: against
 /// the previous view now, and as the previous view at the next action.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Default)]
 pub struct ViewText {
+    /// The text and its index, written when first asked for if the part was made by
+    /// [`ViewText::lazy`].
+    body: OnceLock<Body>,
+    /// What writes the text of a lazy part.
+    write: Option<Arc<dyn Fn() -> ViewText + Send + Sync>>,
+    /// The patch to this part from the part it was written after, when its engine worked it
+    /// out from its own state (see [`ViewText::derived_from`]).
+    derived: Option<Box<Derived>>,
+}
+
+/// A view text's bytes and index.
+#[derive(Clone, Debug, Default)]
+pub struct Body {
     text: String,
     /// `(start, end, after)` of every string and container, sorted by start: `end` is one past
     /// its last byte, `after` the entry of the first string or container after it (past its
@@ -55,12 +68,95 @@ pub struct ViewText {
     ends: Vec<(u32, u32, u32)>,
 }
 
+impl std::ops::Deref for ViewText {
+    type Target = Body;
+
+    fn deref(&self) -> &Body {
+        self.body.get_or_init(|| self.write.as_ref().map(|write| write().into_body()).unwrap_or_default())
+    }
+}
+
+impl std::fmt::Debug for ViewText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ViewText").field("text", &self.body.get().map(|b| &b.text)).finish_non_exhaustive()
+    }
+}
+
+/// Two texts are equal when their bytes and indexes are (a derived patch is a shortcut to
+/// them, not part of them).
+impl PartialEq for ViewText {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text && self.ends == other.ends
+    }
+}
+
+impl Eq for ViewText {}
+
+/// The operations of each top-level member that changed from the part `from` to this one.
+#[derive(Clone, Debug)]
+struct Derived {
+    /// The part this one follows. Only compared by address: held weakly, so that a chain of
+    /// parts does not keep every earlier one alive, and the allocation is kept while this
+    /// is, so the address is never another part's.
+    from: Weak<ViewText>,
+    members: Vec<MemberOps>,
+}
+
+/// One top-level member's operations (comma-separated compact JSON, as a patch's items),
+/// written by [`PatchOps`].
+#[derive(Clone, Debug)]
+pub struct MemberOps {
+    key: Cow<'static, str>,
+    ops: String,
+}
+
 impl ViewText {
     /// Indexes `text`.
     #[must_use]
     pub fn new(text: String) -> Self {
         let ends = index(text.as_bytes()).unwrap_or_default();
-        ViewText { text, ends }
+        ViewText::from_body(Body { text, ends })
+    }
+
+    fn from_body(body: Body) -> ViewText {
+        ViewText { body: OnceLock::from(body), write: None, derived: None }
+    }
+
+    /// A part whose text `write` writes when it is first asked for (by a snapshot, or a diff
+    /// that has no patch to take from [`ViewText::derived_from`]): a table whose viewers all
+    /// take the part's patch never writes it. `write` must give the same text every time.
+    #[must_use]
+    pub fn lazy(write: impl Fn() -> ViewText + Send + Sync + 'static) -> ViewText {
+        ViewText { body: OnceLock::new(), write: Some(Arc::new(write)), derived: None }
+    }
+
+    /// The text and index, written now if not yet.
+    fn into_body(self) -> Body {
+        let _ = &*self;
+        self.body.into_inner().unwrap_or_default()
+    }
+
+    /// This part, with the patch to it from `from` (the part its engine wrote for the same
+    /// members at the previous action), worked out by the engine from its own state: `members`
+    /// holds the operations of every top-level member that changed, exactly as [`diff_text`]
+    /// gives them (`check_view_patches` compares the two at every step). A table whose
+    /// viewer holds `from` then takes these operations instead of diffing the two texts; any
+    /// other old part is diffed as text.
+    #[must_use]
+    pub fn derived_from(mut self, from: &Arc<ViewText>, members: Vec<MemberOps>) -> Self {
+        self.derived = Some(Box::new(Derived { from: Arc::downgrade(from), members }));
+        self
+    }
+
+    /// Whether this part carries its patch from `old` ([`ViewText::derived_from`]).
+    #[must_use]
+    pub fn follows(&self, old: &Arc<ViewText>) -> bool {
+        self.derived_ops(old).is_some()
+    }
+
+    /// The operations from `old` to this part, if its engine worked them out from `old`.
+    fn derived_ops(&self, old: &Arc<ViewText>) -> Option<&[MemberOps]> {
+        self.derived.as_ref().filter(|d| std::ptr::eq(d.from.as_ptr(), Arc::as_ptr(old))).map(|d| &d.members[..])
     }
 
     /// `value` as compact JSON text (as `serde_json::to_string` writes it), indexed while it
@@ -81,7 +177,7 @@ impl ViewText {
             value.serialize(&mut serde_json::Serializer::with_formatter(writer, formatter))
         };
         match (written, String::from_utf8(buf)) {
-            (Ok(()), Ok(text)) if u32::try_from(text.len()).is_ok() => ViewText { text, ends },
+            (Ok(()), Ok(text)) if u32::try_from(text.len()).is_ok() => ViewText::from_body(Body { text, ends }),
             (Ok(()), Ok(text)) => ViewText::new(text),
             _ => ViewText::new("null".to_owned()),
         }
@@ -131,7 +227,7 @@ impl ViewText {
         #[allow(clippy::cast_possible_truncation)]
         let whole = (0, text.len() as u32, ends.len() as u32);
         ends[0] = whole;
-        ViewText { text, ends }
+        ViewText::from_body(Body { text, ends })
     }
 
     /// The JSON text.
@@ -276,7 +372,7 @@ impl Formatter for Indexer<'_> {
 
 impl From<ViewText> for String {
     fn from(view: ViewText) -> String {
-        view.text
+        view.into_body().text
     }
 }
 
@@ -366,6 +462,18 @@ impl ViewParts {
     /// The view's whole text.
     #[must_use]
     pub fn join(&self) -> ViewText {
+        let mut joined = self.join_parts();
+        joined.derived = None;
+        joined
+    }
+
+    /// The parts, in order.
+    #[must_use]
+    pub fn parts(&self) -> &[Arc<ViewText>] {
+        &self.parts
+    }
+
+    fn join_parts(&self) -> ViewText {
         match self.parts.as_slice() {
             [one] => ViewText::clone(one),
             parts => ViewText::join_objects(&parts.iter().map(|p| &**p).collect::<Vec<_>>()),
@@ -485,7 +593,10 @@ pub fn diff_parts_memo(old: &ViewParts, new: &ViewParts, memo: &mut DiffMemo) ->
         let pair = match memo.pairs.iter().position(|(a, b, _)| Arc::ptr_eq(a, o) && Arc::ptr_eq(b, n)) {
             Some(at) => at,
             None => {
-                let changed = part_entries(o, n, memo);
+                let changed = match n.derived_ops(o) {
+                    Some(members) => Some(memo.push_members(members)),
+                    None => part_entries(o, n, memo),
+                };
                 memo.pairs.push((Arc::clone(o), Arc::clone(n), changed));
                 memo.pairs.len() - 1
             }
@@ -561,6 +672,27 @@ fn member_entry(
 }
 
 impl DiffMemo {
+    /// Entries for operations an engine worked out ([`ViewText::derived_from`]). Their old and
+    /// new texts are left empty: no member's text is empty, so no text diff finds them.
+    fn push_members(&mut self, members: &[MemberOps]) -> Vec<usize> {
+        let mut at = Vec::with_capacity(members.len());
+        for member in members.iter().filter(|m| !m.ops.is_empty()) {
+            if self.used == self.entries.len() {
+                self.entries.push(MemoEntry::default());
+            }
+            let entry = &mut self.entries[self.used];
+            for (buffer, text) in [(&mut entry.key, &*member.key), (&mut entry.ops, &member.ops)] {
+                buffer.clear();
+                buffer.push_str(text);
+            }
+            entry.old.clear();
+            entry.new.clear();
+            at.push(self.used);
+            self.used += 1;
+        }
+        at
+    }
+
     /// The patch made of these entries' operations, in this order.
     fn patch(&self, entries: &[usize]) -> String {
         let len: usize = entries.iter().map(|e| self.used()[*e].ops.len() + 1).sum();
@@ -613,24 +745,8 @@ impl Ops {
     }
 
     fn push_index(&mut self, index: usize) {
-        // Decimal digits by hand: `write!` through `fmt` costs several times as much, and a
-        // patch of a long array writes many indexes.
-        let mut digits = [0u8; 20];
-        let mut first = digits.len();
-        let mut rest = index;
-        loop {
-            first -= 1;
-            // A remainder of 10 is below 10: the cast cannot truncate.
-            #[allow(clippy::cast_possible_truncation)]
-            let digit = (rest % 10) as u8;
-            digits[first] = b'0' + digit;
-            rest /= 10;
-            if rest == 0 {
-                break;
-            }
-        }
         self.path.push('/');
-        self.path.push_str(std::str::from_utf8(&digits[first..]).unwrap_or_default());
+        push_uint(&mut self.path, index as u64);
     }
 
     fn begin(&mut self, op: &str) {
@@ -656,6 +772,154 @@ impl Ops {
         write_value(doc, start, end, &mut self.out);
         self.out.push('}');
     }
+}
+
+/// Writes the operations of a part's members as [`diff_text`] would find them, for an engine
+/// that works them out from its own state ([`ViewText::derived_from`]). It mirrors
+/// `json_patch::diff`: an object's members in sorted key order (added or changed ones, then
+/// removed ones), arrays index by index ([`PatchOps::items`]), a scalar replaced when it
+/// differs; values are written as `serde_json` writes them (objects with sorted keys).
+pub struct PatchOps {
+    ops: Ops,
+    /// The top-level member being written, and those done.
+    member: Option<Cow<'static, str>>,
+    members: Vec<MemberOps>,
+}
+
+impl Default for PatchOps {
+    fn default() -> Self {
+        // Room for a few operations and a path a few levels deep, so that writing them does
+        // not grow the buffers step by step.
+        let ops = Ops { out: String::with_capacity(256), path: String::with_capacity(64) };
+        PatchOps { ops, member: None, members: Vec::with_capacity(4) }
+    }
+}
+
+impl PatchOps {
+    /// Starts the operations of the top-level member `key` (the path is then `/key`). Members
+    /// may come in any order; each once.
+    pub fn member(&mut self, key: &'static str) {
+        self.end_member();
+        self.ops.path.clear();
+        self.ops.push_key(key);
+        self.member = Some(Cow::Borrowed(key));
+    }
+
+    fn end_member(&mut self) {
+        if let Some(key) = self.member.take() {
+            if !self.ops.out.is_empty() {
+                // Copied at its size; the buffer stays for the next member.
+                self.members.push(MemberOps { key, ops: self.ops.out.clone() });
+                self.ops.out.clear();
+            }
+        }
+    }
+
+    /// Goes into the member `key` of the object at the path; gives what [`PatchOps::back`]
+    /// takes to come out again.
+    pub fn key(&mut self, key: &str) -> usize {
+        let len = self.ops.path.len();
+        self.ops.push_key(key);
+        len
+    }
+
+    /// Goes into the item `index` of the array at the path (see [`PatchOps::key`]).
+    pub fn index(&mut self, index: usize) -> usize {
+        let len = self.ops.path.len();
+        self.ops.push_index(index);
+        len
+    }
+
+    /// Back to the path before a [`PatchOps::key`] or [`PatchOps::index`].
+    pub fn back(&mut self, len: usize) {
+        self.ops.path.truncate(len);
+    }
+
+    /// Replaces the value at the path with the JSON `value` writes.
+    pub fn replace(&mut self, value: impl FnOnce(&mut String)) {
+        self.value_op("replace", value);
+    }
+
+    /// Adds the JSON `value` writes at the path.
+    pub fn add(&mut self, value: impl FnOnce(&mut String)) {
+        self.value_op("add", value);
+    }
+
+    /// Removes the value at the path.
+    pub fn remove(&mut self) {
+        self.ops.remove();
+    }
+
+    fn value_op(&mut self, op: &str, value: impl FnOnce(&mut String)) {
+        self.ops.begin(op);
+        self.ops.out.push_str(r#","value":"#);
+        value(&mut self.ops.out);
+        self.ops.out.push('}');
+    }
+
+    /// The array at the path going from `old` to `new`, as `json_patch` diffs arrays: index by
+    /// index, `both` for an item in both that differs (it writes the item's own operations, at
+    /// its path; equal items must write equal JSON), then the items only `old` has removed
+    /// (each at the same index, as later ones shift down) or those only `new` has added,
+    /// written by `value`.
+    pub fn items<T: PartialEq>(
+        &mut self,
+        old: &[T],
+        new: &[T],
+        mut both: impl FnMut(&mut Self, &T, &T),
+        mut value: impl FnMut(&mut String, &T),
+    ) {
+        for (i, (o, n)) in old.iter().zip(new).enumerate().filter(|(_, (o, n))| o != n) {
+            let back = self.index(i);
+            both(self, o, n);
+            self.back(back);
+        }
+        for _ in new.len()..old.len() {
+            let back = self.index(new.len());
+            self.remove();
+            self.back(back);
+        }
+        for (i, n) in new.iter().enumerate().skip(old.len()) {
+            let back = self.index(i);
+            self.add(|out| value(out, n));
+            self.back(back);
+        }
+    }
+
+    /// The operations of every member, done.
+    #[must_use]
+    pub fn finish(mut self) -> Vec<MemberOps> {
+        self.end_member();
+        self.members
+    }
+}
+
+/// Writes the integer `n` as JSON (as `serde_json` writes it).
+pub fn push_int(out: &mut String, n: i64) {
+    if n < 0 {
+        out.push('-');
+    }
+    push_uint(out, n.unsigned_abs());
+}
+
+/// Writes `n` in decimal. By hand: `write!` through `fmt` costs several times as much, and a
+/// patch of a long array writes many indexes.
+fn push_uint(out: &mut String, n: u64) {
+    let mut digits = [0u8; 20];
+    let mut first = digits.len();
+    let mut rest = n;
+    loop {
+        first -= 1;
+        // A remainder of 10 is below 10: the cast cannot truncate.
+        #[allow(clippy::cast_possible_truncation)]
+        let digit = (rest % 10) as u8;
+        digits[first] = b'0' + digit;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    out.push_str(std::str::from_utf8(&digits[first..]).unwrap_or_default());
 }
 
 /// Writes the value at `start..end` of `doc` as `serde_json` writes it as a [`Value`]: objects
@@ -1245,5 +1509,61 @@ mod tests {
     #[test]
     fn equal_texts_give_an_empty_patch() {
         assert!(diff_json(r#"{"a":[1,2]}"#, r#"{"a":[1,2]}"#).0.is_empty());
+    }
+
+    /// `PatchOps` writes what `json_patch::diff` finds: arrays growing and shrinking, a changed
+    /// item, an object's added and removed keys in sorted order.
+    #[test]
+    fn patch_ops_write_json_patch_diff() {
+        let number = |out: &mut String, n: &i64| push_int(out, *n);
+        let cases: [(&[i64], &[i64]); 4] = [(&[1, 2], &[1, 3, 4]), (&[1, 2, 3], &[5]), (&[], &[-7]), (&[4], &[4])];
+        for (old, new) in cases {
+            let mut ops = PatchOps::default();
+            ops.member("a");
+            ops.items(old, new, |ops, _, n| ops.replace(|out| push_int(out, *n)), number);
+            let (o, n) = (json!({ "a": old }), json!({ "a": new }));
+            let mut memo = DiffMemo::default();
+            let entries = memo.push_members(&ops.finish());
+            assert_eq!(memo.patch(&entries), serde_json::to_string(&json_patch::diff(&o, &n)).unwrap(), "{o} -> {n}");
+        }
+        let mut ops = PatchOps::default();
+        ops.member("keys");
+        for (key, add) in [("10", true), ("9", true), ("2", false)] {
+            let back = ops.key(key);
+            if add {
+                ops.add(|out| out.push_str("true"));
+            } else {
+                ops.remove();
+            }
+            ops.back(back);
+        }
+        let (o, n) = (json!({"keys": {"2": true, "3": true}}), json!({"keys": {"3": true, "9": true, "10": true}}));
+        let mut memo = DiffMemo::default();
+        let entries = memo.push_members(&ops.finish());
+        assert_eq!(memo.patch(&entries), serde_json::to_string(&json_patch::diff(&o, &n)).unwrap());
+    }
+
+    /// A part written with its patch from the old part is diffed by that patch (not by its
+    /// text) for a viewer holding that old part, and as text for any other.
+    #[test]
+    fn a_derived_part_is_diffed_by_its_patch_only_from_its_own_old_part() {
+        let old = Arc::new(ViewText::new(r#"{"n":1}"#.to_owned()));
+        let other_old = Arc::new(ViewText::new(r#"{"n":1}"#.to_owned()));
+        let mut ops = PatchOps::default();
+        ops.member("n");
+        // Not the true patch (that would be 2): shows which way the diff went.
+        ops.replace(|out| out.push_str("99"));
+        let new = Arc::new(ViewText::new(r#"{"n":2}"#.to_owned()).derived_from(&old, ops.finish()));
+        let mut memo = DiffMemo::default();
+        let parts = |p: &Arc<ViewText>| ViewParts::new(vec![Arc::clone(p)]);
+        assert_eq!(
+            diff_parts_memo(&parts(&old), &parts(&new), &mut memo),
+            r#"[{"op":"replace","path":"/n","value":99}]"#
+        );
+        assert_eq!(
+            diff_parts_memo(&parts(&other_old), &parts(&new), &mut memo),
+            r#"[{"op":"replace","path":"/n","value":2}]"#
+        );
+        assert_eq!(*new, ViewText::new(r#"{"n":2}"#.to_owned()), "the patch is not part of the text");
     }
 }

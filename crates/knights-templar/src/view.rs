@@ -5,7 +5,7 @@
 use crate::card::{Card, CardType};
 use crate::state::{Discard, EndReason, KnightsTemplar, Pending, SetupDraw, Stage};
 use crate::{rules, score};
-use game_core::view_diff::{ViewParts, ViewText};
+use game_core::view_diff::{push_int, MemberOps, PatchOps, ViewParts, ViewText};
 use game_core::{BySeat, GameRng, Outcome, ScoreLine, Seat, Viewer};
 use serde::{Serialize, Serializer};
 use std::borrow::Cow;
@@ -281,25 +281,19 @@ pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer], memo: &mut V
     let board = match &memo.board {
         Some((last, text)) if last.matches(game, &totals) => Arc::clone(text),
         _ => {
-            let text = Arc::new(ViewText::serialize(&LeanBoard {
-                players: game.players,
-                turn: game.turn,
-                round: game.round,
-                stage: game.stage,
-                grand_master: game.gm,
-                deck_count: game.deck.len(),
-                fate: game.fate.iter().map(|c| (*c, true)).collect(),
-                seats: BySeat::from_fn(game.players, |s| LeanSeat {
-                    seat: s,
-                    tableau: Cow::Borrowed(game.tableau(s)),
-                    county_vp: game.county_vp(s),
-                    fate_picks: game.fate_picks(s),
-                    picked_this_round: game.picked.contains(&s),
-                    score_now: totals.get(s).copied().unwrap_or(0),
-                })
-                .0,
-            }));
-            memo.board = Some((BoardInputs::of(game, totals), Arc::clone(&text)));
+            // Written only if asked for: viewers who were shown the last board take the patch.
+            let inputs = Arc::new(BoardInputs::of(game, totals));
+            let text = ViewText::lazy({
+                let inputs = Arc::clone(&inputs);
+                move || board_text(&inputs)
+            });
+            let text = Arc::new(match &memo.board {
+                Some((last, old)) if last.players == game.players => {
+                    text.derived_from(old, board_ops(last, game, &inputs.totals))
+                }
+                _ => text,
+            });
+            memo.board = Some((inputs, Arc::clone(&text)));
             text
         }
     };
@@ -330,8 +324,10 @@ pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer], memo: &mut V
             text
         }
     };
-    if memo.discard != game.discard {
-        memo.discard.clone_from(&game.discard);
+    if *memo.discard != game.discard {
+        // The texts just written become those the next ones follow.
+        memo.last_discard = std::mem::replace(&mut memo.discard, Arc::new(game.discard.clone()));
+        std::mem::swap(&mut memo.discards, &mut memo.last_discards);
         memo.discards.clear();
     }
     // Whoever laid no card face down sees the discard as a spectator does.
@@ -341,7 +337,14 @@ pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer], memo: &mut V
         if let Some((_, text)) = memo.discards.iter().find(|(v, _)| *v == seen_as) {
             return Arc::clone(text);
         }
-        let text = Arc::new(discard_text(&game.discard, seen_as));
+        let text = ViewText::lazy({
+            let pile = Arc::clone(&memo.discard);
+            move || discard_text(&pile, seen_as)
+        });
+        let text = Arc::new(match memo.last_discards.iter().find(|(v, _)| *v == seen_as) {
+            Some((_, old)) => text.derived_from(old, discard_ops(&memo.last_discard, &game.discard, seen_as)),
+            None => text,
+        });
         memo.discards.push((seen_as, Arc::clone(&text)));
         text
     };
@@ -357,16 +360,145 @@ pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer], memo: &mut V
     let mut texts = Vec::with_capacity(viewers.len());
     for &viewer in viewers {
         let own = LeanPendingPart { pending: LeanPending::from(&pending_view(game, viewer)) };
-        if pending.as_ref().is_none_or(|(last, _)| *last != own) {
-            let text = Arc::new(ViewText::serialize_sized(&own, 64));
-            pending = Some((own, text));
+        let last = memo.pendings.iter().position(|(v, _, _)| *v == viewer);
+        let unchanged = last.filter(|at| memo.pendings[*at].1 == own).map(|at| Arc::clone(&memo.pendings[at].2));
+        let text = match unchanged {
+            Some(text) => text,
+            None => {
+                if pending.as_ref().is_none_or(|(shown, _)| *shown != own) {
+                    let text = ViewText::lazy({
+                        let own = own.clone();
+                        move || ViewText::serialize_sized(&own, 64)
+                    });
+                    // The patch from what this viewer was shown last; viewers who were shown
+                    // something else have theirs diffed as text.
+                    let text = match last.map(|at| &memo.pendings[at]) {
+                        Some((_, shown, old)) => text.derived_from(old, pending_ops(&shown.pending, &own.pending)),
+                        None => text,
+                    };
+                    pending = Some((own.clone(), Arc::new(text)));
+                }
+                pending.as_ref().map(|(_, text)| Arc::clone(text)).unwrap_or_default()
+            }
+        };
+        match last {
+            Some(at) => (memo.pendings[at].1, memo.pendings[at].2) = (own, Arc::clone(&text)),
+            None => memo.pendings.push((viewer, own, Arc::clone(&text))),
         }
-        let mut parts = vec![head_for(viewer), Arc::clone(&board), discard_for(viewer)];
-        parts.extend(pending.as_ref().map(|(_, text)| Arc::clone(text)));
-        parts.push(Arc::clone(&rest));
+        let parts = vec![head_for(viewer), Arc::clone(&board), discard_for(viewer), text, Arc::clone(&rest)];
         texts.push(ViewParts::new(parts));
     }
     texts
+}
+
+/// The patch from the decision `old` to `new` (each a [`LeanPending`]): as `json_patch` walks
+/// an object, its members in key order (`card`, `cards`, `kind`, `options`, `seat`) each added
+/// or changed, then those gone removed, in the same order.
+fn pending_ops(old: &LeanPending, new: &LeanPending) -> Vec<MemberOps> {
+    let mut ops = PatchOps::default();
+    ops.member("pending");
+    pending_members(&mut ops, old, new, false);
+    pending_members(&mut ops, old, new, true);
+    ops.finish()
+}
+
+/// The members of [`pending_ops`] that were added or changed, or (`removed`) those gone.
+fn pending_members(ops: &mut PatchOps, old: &LeanPending, new: &LeanPending, removed: bool) {
+    let card = |out: &mut String, c: &Card| push_number(out, c.0);
+    let replace_card = |ops: &mut PatchOps, _: &Card, n: &Card| ops.replace(|out| push_number(out, n.0));
+    let pair = |out: &mut String, a: u8, b: u8| {
+        out.push('[');
+        push_number(out, a);
+        out.push(',');
+        push_number(out, b);
+        out.push(']');
+    };
+    let option = |out: &mut String, (s, c): &(Seat, Card)| pair(out, s.0, c.0);
+    field(ops, removed, "card", old.card.as_ref(), new.card.as_ref(), replace_card, card);
+    field(
+        ops,
+        removed,
+        "cards",
+        old.cards.as_ref(),
+        new.cards.as_ref(),
+        |ops, o, n| ops.items(o, n, replace_card, card),
+        |out, cs| pair(out, cs[0].0, cs[1].0),
+    );
+    field(
+        ops,
+        removed,
+        "kind",
+        Some(&old.kind),
+        Some(&new.kind),
+        |ops, _, n| ops.replace(|out| out.push_str(&serde_json::to_string(n).unwrap_or_default())),
+        |_, _| {},
+    );
+    field(
+        ops,
+        removed,
+        "options",
+        old.options.as_ref(),
+        new.options.as_ref(),
+        |ops, o, n| {
+            ops.items(
+                o,
+                n,
+                |ops, (os, oc), (ns, nc)| {
+                    // A pair is an array: its seat at 0, its card at 1.
+                    for (i, (was, is)) in [(os.0, ns.0), (oc.0, nc.0)].into_iter().enumerate() {
+                        if was != is {
+                            let back = ops.index(i);
+                            ops.replace(|out| push_number(out, is));
+                            ops.back(back);
+                        }
+                    }
+                },
+                option,
+            );
+        },
+        |out, options| {
+            out.push('[');
+            for (i, o) in options.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                option(out, o);
+            }
+            out.push(']');
+        },
+    );
+    let seat = |out: &mut String, s: &Seat| push_number(out, s.0);
+    field(
+        ops,
+        removed,
+        "seat",
+        old.seat.as_ref(),
+        new.seat.as_ref(),
+        |ops, _, n| ops.replace(|out| seat(out, n)),
+        seat,
+    );
+}
+
+/// One member `key` of an object going from `old` to `new`: when not `removed`, the
+/// operations of a value in both (`changed`, if they differ) or the new value (`value`);
+/// when `removed`, the removal of a member gone.
+fn field<T: PartialEq>(
+    ops: &mut PatchOps,
+    removed: bool,
+    key: &str,
+    old: Option<&T>,
+    new: Option<&T>,
+    changed: impl FnOnce(&mut PatchOps, &T, &T),
+    value: impl FnOnce(&mut String, &T),
+) {
+    let back = ops.key(key);
+    match (old, new, removed) {
+        (Some(o), Some(n), false) if o != n => changed(ops, o, n),
+        (None, Some(n), false) => ops.add(|out| value(out, n)),
+        (Some(_), None, true) => ops.remove(),
+        _ => {}
+    }
+    ops.back(back);
 }
 
 /// The discard pile as `viewer` sees it: the text serde writes for [`LeanDiscards`], written
@@ -395,6 +527,156 @@ fn discard_text(discard: &[Discard], viewer: Viewer) -> ViewText {
     ViewText::new(text)
 }
 
+/// The patch from the discard pile `old` to `new` as `viewer` sees them (see
+/// [`discard_text`]): the operations `json_patch` finds between the two texts.
+fn discard_ops(old: &[Discard], new: &[Discard], viewer: Viewer) -> Vec<MemberOps> {
+    let mut ops = PatchOps::default();
+    ops.member("discard");
+    ops.items(
+        old,
+        new,
+        |ops, o, n| {
+            // The members in key order: `card`, then `face_down` (present only when true).
+            let card = seen(n, viewer);
+            if seen(o, viewer) != card {
+                let back = ops.key("card");
+                ops.replace(|out| push_card(out, card));
+                ops.back(back);
+            }
+            match (o.face_down_by.is_some(), n.face_down_by.is_some()) {
+                (false, true) => {
+                    let back = ops.key("face_down");
+                    ops.add(|out| out.push_str("true"));
+                    ops.back(back);
+                }
+                (true, false) => {
+                    let back = ops.key("face_down");
+                    ops.remove();
+                    ops.back(back);
+                }
+                _ => {}
+            }
+        },
+        |out, d| {
+            out.push_str(r#"{"card":"#);
+            push_card(out, seen(d, viewer));
+            if d.face_down_by.is_some() {
+                out.push_str(r#","face_down":true"#);
+            }
+            out.push('}');
+        },
+    );
+    ops.finish()
+}
+
+/// A card as the view writes it: its id, or `null` for a face-down card not seen.
+fn push_card(out: &mut String, card: Option<Card>) {
+    match card {
+        Some(card) => push_number(out, card.0),
+        None => out.push_str("null"),
+    }
+}
+
+/// The patch from the board written from `old` to the one written from `game` (with these
+/// score totals), for the same number of players: the operations `json_patch` finds between
+/// the two [`LeanBoard`] texts, member by member in key order.
+fn board_ops(old: &BoardInputs, game: &KnightsTemplar, totals: &BySeat<i64>) -> Vec<MemberOps> {
+    let mut ops = PatchOps::default();
+    let number = |ops: &mut PatchOps, key: &'static str, old: i64, new: i64| {
+        if old != new {
+            ops.member(key);
+            ops.replace(|out| push_int(out, new));
+        }
+    };
+    number(&mut ops, "deck_count", count(old.deck_count), count(game.deck.len()));
+    if old.fate != game.fate {
+        ops.member("fate");
+        fate_ops(&mut ops, &old.fate, &game.fate);
+    }
+    number(&mut ops, "grand_master", i64::from(old.gm.0), i64::from(game.gm.0));
+    number(&mut ops, "round", i64::from(old.round), i64::from(game.round));
+    let seats_changed = old.tableaus != game.tableaus
+        || old.county_vp != game.county_vp
+        || old.fate_picks != game.fate_picks
+        || old.picked != game.picked
+        || old.totals != *totals;
+    if seats_changed {
+        ops.member("seats");
+        for s in Seat::all(game.players) {
+            let back = ops.index(s.index());
+            seat_ops(&mut ops, old, game, totals, s);
+            ops.back(back);
+        }
+    }
+    if old.stage != game.stage {
+        ops.member("stage");
+        ops.replace(|out| out.push_str(&serde_json::to_string(&game.stage).unwrap_or_default()));
+    }
+    number(&mut ops, "turn", i64::from(old.turn), i64::from(game.turn));
+    ops.finish()
+}
+
+/// A count as the JSON integer serde writes for it.
+fn count(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+/// One seat of the board (a [`LeanSeat`]), its members in key order.
+fn seat_ops(ops: &mut PatchOps, old: &BoardInputs, game: &KnightsTemplar, totals: &BySeat<i64>, s: Seat) {
+    let scalar = |ops: &mut PatchOps, key: &str, old: i64, new: i64| {
+        if old != new {
+            let back = ops.key(key);
+            ops.replace(|out| push_int(out, new));
+            ops.back(back);
+        }
+    };
+    let value = |by: &BySeat<u32>| i64::from(by.get(s).copied().unwrap_or(0));
+    scalar(ops, "county_vp", value(&old.county_vp), i64::from(game.county_vp(s)));
+    scalar(ops, "fate_picks", value(&old.fate_picks), i64::from(game.fate_picks(s)));
+    let (was, is) = (old.picked.contains(&s), game.picked.contains(&s));
+    if was != is {
+        let back = ops.key("picked_this_round");
+        ops.replace(|out| out.push_str(if is { "true" } else { "false" }));
+        ops.back(back);
+    }
+    let total = |t: &BySeat<i64>| t.get(s).copied().unwrap_or(0);
+    scalar(ops, "score_now", total(&old.totals), total(totals));
+    let old_tableau = old.tableaus.get(s).map_or(&[][..], Vec::as_slice);
+    let back = ops.key("tableau");
+    ops.items(
+        old_tableau,
+        game.tableau(s),
+        |ops, _, n| ops.replace(|out| push_number(out, n.0)),
+        |out, n| push_number(out, n.0),
+    );
+    ops.back(back);
+}
+
+/// The Fate row, an object keyed by card id (values `true`): `json_patch` walks the new keys
+/// in sorted order (as text: "10" before "9"), adding those the old row lacks, then removes the
+/// old keys the new row lacks, in the same order.
+fn fate_ops(ops: &mut PatchOps, old: &[Card], new: &[Card]) {
+    let key = |c: &Card| {
+        let mut text = String::with_capacity(3);
+        push_number(&mut text, c.0);
+        text
+    };
+    let mut added: Vec<String> = new.iter().filter(|c| !old.contains(c)).map(key).collect();
+    let mut removed: Vec<String> = old.iter().filter(|c| !new.contains(c)).map(key).collect();
+    added.sort_unstable();
+    removed.sort_unstable();
+    for id in &added {
+        let back = ops.key(id);
+        ops.add(|out| out.push_str("true"));
+        ops.back(back);
+    }
+    for id in &removed {
+        let back = ops.key(id);
+        ops.remove();
+        ops.back(back);
+    }
+}
+
 /// `n` in decimal, as serde writes it.
 fn push_number(text: &mut String, n: u8) {
     if n >= 100 {
@@ -412,17 +694,46 @@ fn push_number(text: &mut String, n: u8) {
 #[derive(Default)]
 pub(crate) struct ViewMemo {
     /// The discard pile the texts in `discards` show.
-    discard: Vec<Discard>,
+    discard: Arc<Vec<Discard>>,
+    /// The discard pile before it last changed, and its texts: what the patches of the
+    /// texts in `discards` start from.
+    last_discard: Arc<Vec<Discard>>,
+    last_discards: Vec<(Viewer, Arc<ViewText>)>,
     /// The discard as each viewer who laid a card face down sees it, and as everyone else does
     /// (under [`Viewer::Spectator`]).
     discards: Vec<(Viewer, Arc<ViewText>)>,
+    /// The decision each viewer was shown last, and its text.
+    pendings: Vec<(Viewer, LeanPendingPart, Arc<ViewText>)>,
     /// Each viewer's own member (which never changes).
     heads: Vec<(Viewer, Arc<ViewText>)>,
     /// The members after the pending decision, and what they were written from.
     rest: Option<(RestInputs, Arc<ViewText>)>,
     /// The board (the members every viewer shares before the discard), and what it was written
     /// from: a nomination, for one, leaves it as it was.
-    board: Option<(BoardInputs, Arc<ViewText>)>,
+    board: Option<(Arc<BoardInputs>, Arc<ViewText>)>,
+}
+
+/// The board's text: [`LeanBoard`] written from `inputs`.
+fn board_text(inputs: &BoardInputs) -> ViewText {
+    ViewText::serialize(&LeanBoard {
+        players: inputs.players,
+        turn: inputs.turn,
+        round: inputs.round,
+        stage: inputs.stage,
+        grand_master: inputs.gm,
+        deck_count: inputs.deck_count,
+        fate: inputs.fate.iter().map(|c| (*c, true)).collect(),
+        seats: Seat::all(inputs.players)
+            .map(|s| LeanSeat {
+                seat: s,
+                tableau: Cow::Borrowed(inputs.tableaus.get(s).map_or(&[][..], Vec::as_slice)),
+                county_vp: inputs.county_vp.get(s).copied().unwrap_or(0),
+                fate_picks: inputs.fate_picks.get(s).copied().unwrap_or(0),
+                picked_this_round: inputs.picked.contains(&s),
+                score_now: inputs.totals.get(s).copied().unwrap_or(0),
+            })
+            .collect(),
+    })
 }
 
 /// Everything [`LeanBoard`] is written from.
@@ -508,7 +819,7 @@ struct LeanDiscards {
     discard: Vec<LeanDiscard>,
 }
 
-#[derive(Serialize, PartialEq)]
+#[derive(Clone, Serialize, PartialEq)]
 struct LeanPendingPart {
     pending: LeanPending,
 }
@@ -554,7 +865,7 @@ struct LeanDiscard {
     face_down: bool,
 }
 
-#[derive(Serialize, PartialEq)]
+#[derive(Clone, Serialize, PartialEq)]
 struct LeanPending {
     kind: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -111,3 +111,42 @@ fn everything_the_view_json_leaves_out_is_derivable_from_what_it_sends() {
     }
     assert_eq!(kinds.len(), 5, "every decision point and the end were met");
 }
+
+/// After an action, the parts that changed carry their patch from the parts the same viewer
+/// was given before (the table then takes it instead of diffing texts; the server's
+/// `view_patches` test checks those patches against `json_patch::diff` at every step).
+#[test]
+fn changed_parts_carry_their_patch_from_the_last_ones() {
+    let options = Options::default();
+    let players = 4;
+    let playout = random_playout::<KnightsTemplar>(players, &options, 7, 100_000, false);
+    let mut game = setup::<KnightsTemplar>(players, &options, 7);
+    let viewers: Vec<Viewer> = Seat::all(players).map(Viewer::Seat).collect();
+    let mut cache = game_core::view_diff::ViewCache::default();
+    let mut kept = game.view_texts(&viewers, &mut cache);
+    let (mut changed, mut derived) = (0, 0);
+    let mut derived_by_part = [0usize; 5];
+    for (seat, action) in &playout.actions {
+        game.apply(*seat, action).expect("recorded action");
+        let parts = game.view_texts(&viewers, &mut cache);
+        for (old, new) in kept.iter().zip(&parts) {
+            for (i, (o, n)) in old.parts().iter().zip(new.parts()).enumerate() {
+                if !std::sync::Arc::ptr_eq(o, n) {
+                    changed += 1;
+                    if n.follows(o) {
+                        derived += 1;
+                        derived_by_part[i] += 1;
+                    }
+                }
+            }
+        }
+        kept = parts;
+    }
+    assert!(changed > 0);
+    // The board (1), the discard (2) and the decision (3) are written with their patch; the
+    // rest (4) changes once or twice a game and is diffed as text.
+    for (part, count) in derived_by_part.iter().enumerate().take(4).skip(1) {
+        assert!(*count > 0, "part {part} never carries its patch");
+    }
+    assert!(derived * 10 >= changed * 9, "only {derived} of {changed} changed parts carry their patch");
+}
