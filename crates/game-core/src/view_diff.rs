@@ -733,6 +733,11 @@ impl Ops {
     /// Appends the reference token `key` (an object member's unescaped key) to the path.
     fn push_key(&mut self, key: &str) {
         self.path.push('/');
+        // Nearly every key is plain: nothing to escape, copied as it is.
+        if !key.bytes().any(|b| matches!(b, b'~' | b'/' | b'"' | b'\\') || b < 0x20) {
+            self.path.push_str(key);
+            return;
+        }
         // RFC 6901: `~` then `/`. JSON string escapes contain neither, so the order of the two
         // escapings does not matter.
         for c in json_escaped(key).chars() {

@@ -356,39 +356,73 @@ pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer], memo: &mut V
         memo.heads.push((viewer, Arc::clone(&text)));
         text
     };
-    let mut pending: Option<(LeanPendingPart, Arc<ViewText>)> = None;
+    // The decision as everyone sees it, and as an Ally choice's resolver sees it: worked out
+    // once, not once per viewer.
+    let others = lean_pending(game, Viewer::Spectator);
+    let resolver = match &game.pending {
+        Pending::AllyChoice { resolver, .. } => Some((*resolver, lean_pending(game, Viewer::Seat(*resolver)))),
+        _ => None,
+    };
+    let mut pending: Option<(&LeanPending, Arc<ViewText>)> = None;
     let mut texts = Vec::with_capacity(viewers.len());
     for &viewer in viewers {
-        let own = LeanPendingPart { pending: LeanPending::from(&pending_view(game, viewer)) };
+        let own = match &resolver {
+            Some((seat, theirs)) if viewer.is(*seat) => theirs,
+            _ => &others,
+        };
         let last = memo.pendings.iter().position(|(v, _, _)| *v == viewer);
-        let unchanged = last.filter(|at| memo.pendings[*at].1 == own).map(|at| Arc::clone(&memo.pendings[at].2));
+        let unchanged =
+            last.filter(|at| memo.pendings[*at].1.pending == *own).map(|at| Arc::clone(&memo.pendings[at].2));
         let text = match unchanged {
             Some(text) => text,
             None => {
                 if pending.as_ref().is_none_or(|(shown, _)| *shown != own) {
                     let text = ViewText::lazy({
-                        let own = own.clone();
-                        move || ViewText::serialize_sized(&own, 64)
+                        let part = LeanPendingPart { pending: own.clone() };
+                        move || ViewText::serialize_sized(&part, 64)
                     });
                     // The patch from what this viewer was shown last; viewers who were shown
                     // something else have theirs diffed as text.
                     let text = match last.map(|at| &memo.pendings[at]) {
-                        Some((_, shown, old)) => text.derived_from(old, pending_ops(&shown.pending, &own.pending)),
+                        Some((_, shown, old)) => text.derived_from(old, pending_ops(&shown.pending, own)),
                         None => text,
                     };
-                    pending = Some((own.clone(), Arc::new(text)));
+                    pending = Some((own, Arc::new(text)));
                 }
-                pending.as_ref().map(|(_, text)| Arc::clone(text)).unwrap_or_default()
+                let text = pending.as_ref().map(|(_, text)| Arc::clone(text)).unwrap_or_default();
+                let part = LeanPendingPart { pending: own.clone() };
+                match last {
+                    Some(at) => (memo.pendings[at].1, memo.pendings[at].2) = (part, Arc::clone(&text)),
+                    None => memo.pendings.push((viewer, part, Arc::clone(&text))),
+                }
+                text
             }
         };
-        match last {
-            Some(at) => (memo.pendings[at].1, memo.pendings[at].2) = (own, Arc::clone(&text)),
-            None => memo.pendings.push((viewer, own, Arc::clone(&text))),
-        }
         let parts = vec![head_for(viewer), Arc::clone(&board), discard_for(viewer), text, Arc::clone(&rest)];
         texts.push(ViewParts::new(parts));
     }
     texts
+}
+
+/// The decision as `viewer` sees it, as the view writes it: `LeanPending::from(&pending_view(
+/// game, viewer))`, without building what the JSON leaves out.
+fn lean_pending(game: &KnightsTemplar, viewer: Viewer) -> LeanPending {
+    let mut pending = LeanPending { kind: "over", seat: None, card: None, options: None, cards: None };
+    match &game.pending {
+        Pending::Pick { seat } => (pending.kind, pending.seat) = ("pick", Some(*seat)),
+        Pending::Nominate => (pending.kind, pending.seat) = ("nominate", Some(game.gm)),
+        Pending::Target { resolver, card } => {
+            (pending.kind, pending.seat, pending.card) = ("target", Some(*resolver), Some(*card));
+            pending.options =
+                Some(game.targets(*resolver).into_iter().filter_map(|c| game.owner(c).map(|o| (o, c))).collect());
+        }
+        Pending::AllyChoice { resolver, cards } => {
+            (pending.kind, pending.seat) = ("ally_choice", Some(*resolver));
+            pending.cards = viewer.is(*resolver).then_some(*cards);
+        }
+        Pending::Resolving | Pending::Over => {}
+    }
+    pending
 }
 
 /// The patch from the decision `old` to `new` (each a [`LeanPending`]): as `json_patch` walks
@@ -491,14 +525,24 @@ fn field<T: PartialEq>(
     changed: impl FnOnce(&mut PatchOps, &T, &T),
     value: impl FnOnce(&mut String, &T),
 ) {
-    let back = ops.key(key);
     match (old, new, removed) {
-        (Some(o), Some(n), false) if o != n => changed(ops, o, n),
-        (None, Some(n), false) => ops.add(|out| value(out, n)),
-        (Some(_), None, true) => ops.remove(),
+        (Some(o), Some(n), false) if o != n => {
+            let back = ops.key(key);
+            changed(ops, o, n);
+            ops.back(back);
+        }
+        (None, Some(n), false) => {
+            let back = ops.key(key);
+            ops.add(|out| value(out, n));
+            ops.back(back);
+        }
+        (Some(_), None, true) => {
+            let back = ops.key(key);
+            ops.remove();
+            ops.back(back);
+        }
         _ => {}
     }
-    ops.back(back);
 }
 
 /// The discard pile as `viewer` sees it: the text serde writes for [`LeanDiscards`], written
