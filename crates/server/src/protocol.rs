@@ -371,6 +371,9 @@ pub struct PatchFrames {
     tail: String,
     /// The events' JSON by which of them the viewer sees.
     events: Vec<(Vec<bool>, String)>,
+    /// The last message written, and its patch, events (their entry in `events`) and legal
+    /// actions: viewers who see the same (most of those not to act) share its bytes.
+    last: Option<(String, usize, String, crate::outbox::Frame)>,
 }
 
 impl PatchFrames {
@@ -415,7 +418,7 @@ impl PatchFrames {
             tail.push_str(&json(clock));
         }
         tail.push('}');
-        PatchFrames { head, middle, tail, events: Vec::new() }
+        PatchFrames { head, middle, tail, events: Vec::new(), last: None }
     }
 
     /// The message for `viewer`, whose RFC 6902 patch is `patch`, as compact JSON text.
@@ -438,6 +441,11 @@ impl PatchFrames {
                 self.events.len() - 1
             }
         };
+        if let Some((_, _, _, frame)) =
+            self.last.as_ref().filter(|(p, e, l, _)| *e == index && p.as_str() == patch && l.as_str() == legal_actions)
+        {
+            return frame.clone();
+        }
         let events = &self.events[index].1;
         let mut out = String::with_capacity(
             self.head.len()
@@ -455,7 +463,18 @@ impl PatchFrames {
         out.push_str(&self.middle);
         out.push_str(legal_actions);
         out.push_str(&self.tail);
-        out.into()
+        let frame = crate::outbox::Frame::from(out);
+        // The buffers of the last message's parts are reused.
+        let (mut p, mut l) = match self.last.take() {
+            Some((p, _, l, _)) => (p, l),
+            None => (String::new(), String::new()),
+        };
+        p.clear();
+        p.push_str(patch);
+        l.clear();
+        l.push_str(legal_actions);
+        self.last = Some((p, index, l, frame.clone()));
+        frame
     }
 }
 
@@ -543,9 +562,13 @@ mod tests {
             (None, None, false, Some(&clock)),
         ] {
             let mut frames = PatchFrames::new(&game, 9, game_core::Seat(0), &to_act, seed, outcome, by_clock, clock);
+            // A viewer right after one who sees the same gets the same bytes, shared.
+            let mut last: Option<(Viewer, crate::outbox::Frame)> = None;
             for viewer in [
                 Viewer::Seat(game_core::Seat(0)),
+                Viewer::Seat(game_core::Seat(0)),
                 Viewer::Seat(game_core::Seat(1)),
+                Viewer::Spectator,
                 Viewer::Spectator,
                 Viewer::Seat(game_core::Seat(0)),
             ] {
@@ -565,10 +588,12 @@ mod tests {
                     clock: clock.cloned(),
                 }
                 .to_text();
-                assert_eq!(
-                    frames.frame(&serde_json::to_string(patch).unwrap(), &events, viewer, legal.get()),
-                    expected
-                );
+                let frame = frames.frame(&serde_json::to_string(patch).unwrap(), &events, viewer, legal.get());
+                assert_eq!(frame, expected);
+                if let Some((before, shared)) = &last {
+                    assert_eq!(*before == viewer, shared.as_str().as_ptr() == frame.as_str().as_ptr(), "{viewer:?}");
+                }
+                last = Some((viewer, frame));
             }
             assert_eq!(frames.events.len(), 2, "the events are written once per audience");
         }
