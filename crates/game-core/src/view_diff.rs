@@ -106,7 +106,7 @@ struct Derived {
 /// written by [`PatchOps`].
 #[derive(Clone, Debug)]
 pub struct MemberOps {
-    key: Cow<'static, str>,
+    key: &'static str,
     ops: String,
 }
 
@@ -681,7 +681,7 @@ impl DiffMemo {
                 self.entries.push(MemoEntry::default());
             }
             let entry = &mut self.entries[self.used];
-            for (buffer, text) in [(&mut entry.key, &*member.key), (&mut entry.ops, &member.ops)] {
+            for (buffer, text) in [(&mut entry.key, member.key), (&mut entry.ops, &member.ops)] {
                 buffer.clear();
                 buffer.push_str(text);
             }
@@ -787,7 +787,7 @@ impl Ops {
 pub struct PatchOps {
     ops: Ops,
     /// The top-level member being written, and those done.
-    member: Option<Cow<'static, str>>,
+    member: Option<&'static str>,
     members: Vec<MemberOps>,
 }
 
@@ -807,7 +807,7 @@ impl PatchOps {
         self.end_member();
         self.ops.path.clear();
         self.ops.push_key(key);
-        self.member = Some(Cow::Borrowed(key));
+        self.member = Some(key);
     }
 
     fn end_member(&mut self) {
@@ -820,23 +820,19 @@ impl PatchOps {
         }
     }
 
-    /// Goes into the member `key` of the object at the path; gives what [`PatchOps::back`]
-    /// takes to come out again.
-    pub fn key(&mut self, key: &str) -> usize {
+    /// `write` at the member `key` of the object at the path (the path is as before after it).
+    pub fn at_key(&mut self, key: &str, write: impl FnOnce(&mut Self)) {
         let len = self.ops.path.len();
         self.ops.push_key(key);
-        len
+        write(self);
+        self.ops.path.truncate(len);
     }
 
-    /// Goes into the item `index` of the array at the path (see [`PatchOps::key`]).
-    pub fn index(&mut self, index: usize) -> usize {
+    /// `write` at the item `index` of the array at the path (see [`PatchOps::at_key`]).
+    pub fn at_index(&mut self, index: usize, write: impl FnOnce(&mut Self)) {
         let len = self.ops.path.len();
         self.ops.push_index(index);
-        len
-    }
-
-    /// Back to the path before a [`PatchOps::key`] or [`PatchOps::index`].
-    pub fn back(&mut self, len: usize) {
+        write(self);
         self.ops.path.truncate(len);
     }
 
@@ -875,19 +871,13 @@ impl PatchOps {
         mut value: impl FnMut(&mut String, &T),
     ) {
         for (i, (o, n)) in old.iter().zip(new).enumerate().filter(|(_, (o, n))| o != n) {
-            let back = self.index(i);
-            both(self, o, n);
-            self.back(back);
+            self.at_index(i, |ops| both(ops, o, n));
         }
         for _ in new.len()..old.len() {
-            let back = self.index(new.len());
-            self.remove();
-            self.back(back);
+            self.at_index(new.len(), Self::remove);
         }
         for (i, n) in new.iter().enumerate().skip(old.len()) {
-            let back = self.index(i);
-            self.add(|out| value(out, n));
-            self.back(back);
+            self.at_index(i, |ops| ops.add(|out| value(out, n)));
         }
     }
 
@@ -1534,13 +1524,13 @@ mod tests {
         let mut ops = PatchOps::default();
         ops.member("keys");
         for (key, add) in [("10", true), ("9", true), ("2", false)] {
-            let back = ops.key(key);
-            if add {
-                ops.add(|out| out.push_str("true"));
-            } else {
-                ops.remove();
-            }
-            ops.back(back);
+            ops.at_key(key, |ops| {
+                if add {
+                    ops.add(|out| out.push_str("true"));
+                } else {
+                    ops.remove();
+                }
+            });
         }
         let (o, n) = (json!({"keys": {"2": true, "3": true}}), json!({"keys": {"3": true, "9": true, "10": true}}));
         let mut memo = DiffMemo::default();

@@ -288,9 +288,7 @@ pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer], memo: &mut V
                 move || board_text(&inputs)
             });
             let text = Arc::new(match &memo.board {
-                Some((last, old)) if last.players == game.players => {
-                    text.derived_from(old, board_ops(last, game, &inputs.totals))
-                }
+                Some((last, old)) if last.players == game.players => text.derived_from(old, board_ops(last, &inputs)),
                 _ => text,
             });
             memo.board = Some((inputs, Arc::clone(&text)));
@@ -481,9 +479,7 @@ fn pending_members(ops: &mut PatchOps, old: &LeanPending, new: &LeanPending, rem
                     // A pair is an array: its seat at 0, its card at 1.
                     for (i, (was, is)) in [(os.0, ns.0), (oc.0, nc.0)].into_iter().enumerate() {
                         if was != is {
-                            let back = ops.index(i);
-                            ops.replace(|out| push_number(out, is));
-                            ops.back(back);
+                            ops.at_index(i, |ops| ops.replace(|out| push_number(out, is)));
                         }
                     }
                 },
@@ -526,21 +522,9 @@ fn field<T: PartialEq>(
     value: impl FnOnce(&mut String, &T),
 ) {
     match (old, new, removed) {
-        (Some(o), Some(n), false) if o != n => {
-            let back = ops.key(key);
-            changed(ops, o, n);
-            ops.back(back);
-        }
-        (None, Some(n), false) => {
-            let back = ops.key(key);
-            ops.add(|out| value(out, n));
-            ops.back(back);
-        }
-        (Some(_), None, true) => {
-            let back = ops.key(key);
-            ops.remove();
-            ops.back(back);
-        }
+        (Some(o), Some(n), false) if o != n => ops.at_key(key, |ops| changed(ops, o, n)),
+        (None, Some(n), false) => ops.at_key(key, |ops| ops.add(|out| value(out, n))),
+        (Some(_), None, true) => ops.at_key(key, PatchOps::remove),
         _ => {}
     }
 }
@@ -583,21 +567,11 @@ fn discard_ops(old: &[Discard], new: &[Discard], viewer: Viewer) -> Vec<MemberOp
             // The members in key order: `card`, then `face_down` (present only when true).
             let card = seen(n, viewer);
             if seen(o, viewer) != card {
-                let back = ops.key("card");
-                ops.replace(|out| push_card(out, card));
-                ops.back(back);
+                ops.at_key("card", |ops| ops.replace(|out| push_card(out, card)));
             }
             match (o.face_down_by.is_some(), n.face_down_by.is_some()) {
-                (false, true) => {
-                    let back = ops.key("face_down");
-                    ops.add(|out| out.push_str("true"));
-                    ops.back(back);
-                }
-                (true, false) => {
-                    let back = ops.key("face_down");
-                    ops.remove();
-                    ops.back(back);
-                }
+                (false, true) => ops.at_key("face_down", |ops| ops.add(|out| out.push_str("true"))),
+                (true, false) => ops.at_key("face_down", PatchOps::remove),
                 _ => {}
             }
         },
@@ -621,10 +595,10 @@ fn push_card(out: &mut String, card: Option<Card>) {
     }
 }
 
-/// The patch from the board written from `old` to the one written from `game` (with these
-/// score totals), for the same number of players: the operations `json_patch` finds between
-/// the two [`LeanBoard`] texts, member by member in key order.
-fn board_ops(old: &BoardInputs, game: &KnightsTemplar, totals: &BySeat<i64>) -> Vec<MemberOps> {
+/// The patch from the board written from `old` to the one written from `new`, for the same
+/// number of players: the operations `json_patch` finds between the two [`LeanBoard`] texts,
+/// member by member in key order.
+fn board_ops(old: &BoardInputs, new: &BoardInputs) -> Vec<MemberOps> {
     let mut ops = PatchOps::default();
     let number = |ops: &mut PatchOps, key: &'static str, old: i64, new: i64| {
         if old != new {
@@ -632,31 +606,25 @@ fn board_ops(old: &BoardInputs, game: &KnightsTemplar, totals: &BySeat<i64>) -> 
             ops.replace(|out| push_int(out, new));
         }
     };
-    number(&mut ops, "deck_count", count(old.deck_count), count(game.deck.len()));
-    if old.fate != game.fate {
+    number(&mut ops, "deck_count", count(old.deck_count), count(new.deck_count));
+    if old.fate != new.fate {
         ops.member("fate");
-        fate_ops(&mut ops, &old.fate, &game.fate);
+        fate_ops(&mut ops, &old.fate, &new.fate);
     }
-    number(&mut ops, "grand_master", i64::from(old.gm.0), i64::from(game.gm.0));
-    number(&mut ops, "round", i64::from(old.round), i64::from(game.round));
-    let seats_changed = old.tableaus != game.tableaus
-        || old.county_vp != game.county_vp
-        || old.fate_picks != game.fate_picks
-        || old.picked != game.picked
-        || old.totals != *totals;
-    if seats_changed {
+    number(&mut ops, "grand_master", i64::from(old.gm.0), i64::from(new.gm.0));
+    number(&mut ops, "round", i64::from(old.round), i64::from(new.round));
+    let changed: Vec<_> = Seat::all(new.players).map(|s| (old.seat(s), new.seat(s))).filter(|(o, n)| o != n).collect();
+    if !changed.is_empty() {
         ops.member("seats");
-        for s in Seat::all(game.players) {
-            let back = ops.index(s.index());
-            seat_ops(&mut ops, old, game, totals, s);
-            ops.back(back);
+        for (o, n) in &changed {
+            ops.at_index(n.seat.index(), |ops| seat_ops(ops, o, n));
         }
     }
-    if old.stage != game.stage {
+    if old.stage != new.stage {
         ops.member("stage");
-        ops.replace(|out| out.push_str(&serde_json::to_string(&game.stage).unwrap_or_default()));
+        ops.replace(|out| out.push_str(&serde_json::to_string(&new.stage).unwrap_or_default()));
     }
-    number(&mut ops, "turn", i64::from(old.turn), i64::from(game.turn));
+    number(&mut ops, "turn", i64::from(old.turn), i64::from(new.turn));
     ops.finish()
 }
 
@@ -666,34 +634,27 @@ fn count(n: usize) -> i64 {
 }
 
 /// One seat of the board (a [`LeanSeat`]), its members in key order.
-fn seat_ops(ops: &mut PatchOps, old: &BoardInputs, game: &KnightsTemplar, totals: &BySeat<i64>, s: Seat) {
+fn seat_ops(ops: &mut PatchOps, old: &LeanSeat<'_>, new: &LeanSeat<'_>) {
     let scalar = |ops: &mut PatchOps, key: &str, old: i64, new: i64| {
         if old != new {
-            let back = ops.key(key);
-            ops.replace(|out| push_int(out, new));
-            ops.back(back);
+            ops.at_key(key, |ops| ops.replace(|out| push_int(out, new)));
         }
     };
-    let value = |by: &BySeat<u32>| i64::from(by.get(s).copied().unwrap_or(0));
-    scalar(ops, "county_vp", value(&old.county_vp), i64::from(game.county_vp(s)));
-    scalar(ops, "fate_picks", value(&old.fate_picks), i64::from(game.fate_picks(s)));
-    let (was, is) = (old.picked.contains(&s), game.picked.contains(&s));
-    if was != is {
-        let back = ops.key("picked_this_round");
-        ops.replace(|out| out.push_str(if is { "true" } else { "false" }));
-        ops.back(back);
+    scalar(ops, "county_vp", old.county_vp.into(), new.county_vp.into());
+    scalar(ops, "fate_picks", old.fate_picks.into(), new.fate_picks.into());
+    if old.picked_this_round != new.picked_this_round {
+        let is = new.picked_this_round;
+        ops.at_key("picked_this_round", |ops| ops.replace(|out| out.push_str(if is { "true" } else { "false" })));
     }
-    let total = |t: &BySeat<i64>| t.get(s).copied().unwrap_or(0);
-    scalar(ops, "score_now", total(&old.totals), total(totals));
-    let old_tableau = old.tableaus.get(s).map_or(&[][..], Vec::as_slice);
-    let back = ops.key("tableau");
-    ops.items(
-        old_tableau,
-        game.tableau(s),
-        |ops, _, n| ops.replace(|out| push_number(out, n.0)),
-        |out, n| push_number(out, n.0),
-    );
-    ops.back(back);
+    scalar(ops, "score_now", old.score_now, new.score_now);
+    ops.at_key("tableau", |ops| {
+        ops.items(
+            &old.tableau,
+            &new.tableau,
+            |ops, _, n| ops.replace(|out| push_number(out, n.0)),
+            |out, n| push_number(out, n.0),
+        );
+    });
 }
 
 /// The Fate row, an object keyed by card id (values `true`): `json_patch` walks the new keys
@@ -710,26 +671,16 @@ fn fate_ops(ops: &mut PatchOps, old: &[Card], new: &[Card]) {
     added.sort_unstable();
     removed.sort_unstable();
     for id in &added {
-        let back = ops.key(id);
-        ops.add(|out| out.push_str("true"));
-        ops.back(back);
+        ops.at_key(id, |ops| ops.add(|out| out.push_str("true")));
     }
     for id in &removed {
-        let back = ops.key(id);
-        ops.remove();
-        ops.back(back);
+        ops.at_key(id, PatchOps::remove);
     }
 }
 
 /// `n` in decimal, as serde writes it.
 fn push_number(text: &mut String, n: u8) {
-    if n >= 100 {
-        text.push(char::from(b'0' + n / 100));
-    }
-    if n >= 10 {
-        text.push(char::from(b'0' + n / 10 % 10));
-    }
-    text.push(char::from(b'0' + n % 10));
+    push_int(text, i64::from(n));
 }
 
 /// The parts [`view_texts`] wrote last, with exactly the inputs each was written from: a part
@@ -767,16 +718,7 @@ fn board_text(inputs: &BoardInputs) -> ViewText {
         grand_master: inputs.gm,
         deck_count: inputs.deck_count,
         fate: inputs.fate.iter().map(|c| (*c, true)).collect(),
-        seats: Seat::all(inputs.players)
-            .map(|s| LeanSeat {
-                seat: s,
-                tableau: Cow::Borrowed(inputs.tableaus.get(s).map_or(&[][..], Vec::as_slice)),
-                county_vp: inputs.county_vp.get(s).copied().unwrap_or(0),
-                fate_picks: inputs.fate_picks.get(s).copied().unwrap_or(0),
-                picked_this_round: inputs.picked.contains(&s),
-                score_now: inputs.totals.get(s).copied().unwrap_or(0),
-            })
-            .collect(),
+        seats: Seat::all(inputs.players).map(|s| inputs.seat(s)).collect(),
     })
 }
 
@@ -797,6 +739,18 @@ struct BoardInputs {
 }
 
 impl BoardInputs {
+    /// Seat `s` as the board shows it.
+    fn seat(&self, s: Seat) -> LeanSeat<'_> {
+        LeanSeat {
+            seat: s,
+            tableau: Cow::Borrowed(self.tableaus.get(s).map_or(&[][..], Vec::as_slice)),
+            county_vp: self.county_vp.get(s).copied().unwrap_or(0),
+            fate_picks: self.fate_picks.get(s).copied().unwrap_or(0),
+            picked_this_round: self.picked.contains(&s),
+            score_now: self.totals.get(s).copied().unwrap_or(0),
+        }
+    }
+
     fn of(game: &KnightsTemplar, totals: BySeat<i64>) -> Self {
         BoardInputs {
             players: game.players,
@@ -892,7 +846,7 @@ struct LeanView<'a> {
     rest: LeanRest<'a>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, PartialEq)]
 struct LeanSeat<'a> {
     seat: Seat,
     tableau: Cow<'a, [Card]>,
