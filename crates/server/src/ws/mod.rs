@@ -1,6 +1,8 @@
 //! One WebSocket connection: authenticates by token, follows lobbies and games, and forwards
 //! actions to their tables. Every request that fails is answered with an `error` message.
 //!
+//! - [`frames`]: the WebSocket protocol itself (RFC 6455): the handshake's answer, reading and
+//!   writing frames.
 //! - [`transport`]: frame limits, close codes, the writer task and the closing handshake.
 //! - [`lobby`]: following lobbies.
 //! - [`game`]: game subscriptions and actions.
@@ -13,6 +15,7 @@
 //! read. Signing out closes the sockets opened with that token ([`CLOSE_UNAUTHORIZED`]).
 
 mod chat;
+mod frames;
 mod game;
 mod lobby;
 mod transport;
@@ -30,12 +33,12 @@ use crate::protocol::{error_text, ClientMsg, ServerMsg, MAX_MESSAGE_BYTES};
 use crate::state::AppState;
 use crate::store::Account;
 use crate::table::{ConnId, TableHandle};
-use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::State;
+use axum::extract::ws::{close_code, CloseFrame, Message};
+use axum::extract::{FromRequestParts, State};
 use axum::http::HeaderMap;
 use axum::response::IntoResponse;
 use axum::response::Response;
+use frames::{NotAnUpgrade, ReadError, Upgrade, WsConn};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -48,14 +51,14 @@ use transport::{finish, linger, watch, write, End, Notice, Sink, Socket, Stream,
 /// The subprotocol every client offers (and the server selects).
 pub const SUBPROTOCOL: &str = "chapterhouse";
 
-/// A socket's read buffer, allocated when it opens. The WebSocket layer's default (128 KiB) made
-/// an idle socket cost ~141 KiB; client messages are small, and a larger frame (up to the hard
-/// limit) still reads: the buffer grows for it.
+/// A socket's read buffer, allocated when it opens (a general WebSocket library's default, 128 KiB,
+/// made an idle socket cost ~141 KiB); client messages are small, and a larger frame (up to the
+/// hard limit) still reads: the buffer grows for it, and shrinks back once it is read.
 const READ_BUFFER: usize = 4 * 1024;
 
 /// How much the writer gathers before it writes to the connection (a flush writes it anyway):
-/// a patch and the ack behind it still leave in one write, and a busy socket keeps at most this
-/// much buffer instead of the default 128 KiB.
+/// a patch and the ack behind it still leave in one write. The buffer is allocated on the first
+/// message, and one that grew past this (a snapshot, a backlog) is given back once written.
 const WRITE_BUFFER: usize = 16 * 1024;
 
 /// The prefix of the subprotocol that carries a token: `chapterhouse.token.<token>`. Browsers
@@ -82,14 +85,26 @@ fn socket_token(headers: &HeaderMap) -> Option<String> {
     })
 }
 
+/// A WebSocket upgrade request, checked (or why it is not one).
+pub(crate) struct UpgradeRequest(Result<Upgrade, NotAnUpgrade>);
+
+impl<S: Send + Sync> FromRequestParts<S> for UpgradeRequest {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut axum::http::request::Parts, _: &S) -> Result<Self, Self::Rejection> {
+        let on_upgrade = parts.extensions.remove::<hyper::upgrade::OnUpgrade>();
+        Ok(UpgradeRequest(Upgrade::check(&parts.method, &parts.headers, on_upgrade, SUBPROTOCOL)))
+    }
+}
+
 /// `GET /ws`: upgrades to a WebSocket. The token comes as a subprotocol (or a bearer token);
 /// one in the URL is refused, so that clients stop sending it where it is logged.
 pub(crate) async fn upgrade(
-    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     Query(q): Query<WsQuery>,
     headers: HeaderMap,
+    UpgradeRequest(ws): UpgradeRequest,
 ) -> Response {
     if q.token.is_some() {
         return ApiError::TokenInUrl.into_response();
@@ -101,15 +116,19 @@ pub(crate) async fn upgrade(
     };
     let token = socket_token(&headers);
     let guard = state.sockets.token();
-    ws.protocols([SUBPROTOCOL])
-        .max_message_size(HARD_FRAME_LIMIT)
-        .max_frame_size(HARD_FRAME_LIMIT)
-        .read_buffer_size(READ_BUFFER)
-        .write_buffer_size(WRITE_BUFFER)
-        .on_upgrade(move |socket| async move {
-            Connection::run(state, socket, token).await;
-            drop((guard, slot));
-        })
+    let (response, on_upgrade) = ws.answer();
+    tokio::spawn(async move {
+        match on_upgrade.await {
+            Ok(upgraded) => {
+                let io = hyper_util::rt::TokioIo::new(upgraded);
+                let socket = WsConn::new(io, &[], READ_BUFFER, WRITE_BUFFER, HARD_FRAME_LIMIT);
+                Connection::run(state, socket, token).await;
+            }
+            Err(e) => tracing::debug!(error = %e, "WebSocket upgrade failed"),
+        }
+        drop((guard, slot));
+    });
+    response
 }
 
 struct Connection {
@@ -124,7 +143,7 @@ struct Connection {
 }
 
 impl Connection {
-    async fn run(state: AppState, socket: WebSocket, token: Option<String>) {
+    async fn run(state: AppState, socket: WsConn, token: Option<String>) {
         let socket = Socket::new(socket);
         let mut stream = Stream::new(&socket);
         // Watched before the store is asked, so that a sign-out committed after the check is seen.
@@ -210,7 +229,7 @@ impl Connection {
                     }
                     Notice::Closing => {
                         let reason = "server shutting down".into();
-                        return End::Close(CloseFrame { code: axum::extract::ws::close_code::AWAY, reason });
+                        return End::Close(CloseFrame { code: close_code::AWAY, reason });
                     }
                 },
                 frame = stream.next() => match frame {
@@ -231,19 +250,15 @@ impl Connection {
                     Some(Ok(_)) => {}
                     Some(Err(e)) => {
                         tracing::debug!(conn = self.id, error = %e, "socket read failed");
-                        // The WebSocket layer's errors carry no kind axum exposes: read its text.
-                        let text = e.to_string();
-                        // A frame past the hard limit: say so with the standard close code.
-                        if text.contains("too long") {
-                            let reason = "proto/too_large".into();
-                            return End::Refused(CloseFrame { code: axum::extract::ws::close_code::SIZE, reason });
-                        }
-                        // A text frame that is not UTF-8 (RFC 6455: close with 1007).
-                        if text.contains("UTF-8") || text.contains("utf-8") {
-                            let reason = "proto/malformed".into();
-                            return End::Refused(CloseFrame { code: axum::extract::ws::close_code::INVALID, reason });
-                        }
-                        return End::ClientGone;
+                        let (code, reason) = match e {
+                            // A frame past the hard limit: the standard close code says so.
+                            ReadError::TooLong => (close_code::SIZE, "proto/too_large"),
+                            // A text frame that is not UTF-8 (RFC 6455: close with 1007).
+                            ReadError::NotUtf8 => (close_code::INVALID, "proto/malformed"),
+                            ReadError::Protocol(_) => (close_code::PROTOCOL, "proto/malformed"),
+                            ReadError::Io(_) => return End::ClientGone,
+                        };
+                        return End::Refused(CloseFrame { code, reason: reason.into() });
                     }
                 },
             }

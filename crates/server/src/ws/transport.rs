@@ -9,9 +9,9 @@
 use crate::lobby::registry::Kick;
 use crate::outbox::{Direct, Frame, OutboxReader};
 use crate::table::ConnId;
-use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use axum::extract::ws::{CloseFrame, Message};
 use futures_util::task::AtomicWaker;
-use futures_util::{Sink as _, SinkExt, StreamExt};
+use futures_util::{SinkExt, StreamExt};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,7 +22,10 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-/// Frames above this are refused by the WebSocket layer itself (the socket is closed with 1009);
+use super::frames::{ReadError, WriteError, WsConn};
+
+/// Messages above this are refused by the WebSocket layer itself ([`super::frames`]: the socket is
+/// closed with 1009);
 /// frames above [`crate::protocol::MAX_MESSAGE_BYTES`] but below this get a `proto/too_large` error.
 pub(super) const HARD_FRAME_LIMIT: usize = 1024 * 1024;
 
@@ -39,11 +42,11 @@ const CLOSE_GRACE: Duration = Duration::from_secs(10);
 /// How long to wait for the client's answer to our close frame.
 const CLOSE_REPLY: Duration = Duration::from_secs(2);
 
-/// One connection's WebSocket, shared by its reader, its writer task and the senders that write
+/// One connection's WebSocket ([`WsConn`]), shared by its reader, its writer task and the senders that write
 /// to it themselves ([`Direct`]). Each holds it for one step that does not wait (a read, or a
 /// write into its buffer and an attempt to send that), never across an `await`.
 pub(super) struct Socket {
-    ws: Mutex<Option<WebSocket>>,
+    ws: Mutex<Option<WsConn>>,
     /// A sender's write did not leave at once (the client is not reading fast enough): the
     /// writer task sends it, and until then every message is queued.
     busy: AtomicBool,
@@ -68,20 +71,20 @@ impl std::task::Wake for WriterWake {
 }
 
 impl Socket {
-    pub(super) fn new(ws: WebSocket) -> Arc<Socket> {
+    pub(super) fn new(ws: WsConn) -> Arc<Socket> {
         let writer = Arc::new(WriterWake::default());
         let waker = Waker::from(Arc::clone(&writer));
         Arc::new(Socket { ws: Mutex::new(Some(ws)), busy: AtomicBool::new(false), writer, waker })
     }
 
-    fn lock(&self) -> MutexGuard<'_, Option<WebSocket>> {
+    fn lock(&self) -> MutexGuard<'_, Option<WsConn>> {
         self.ws.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// `f` on the connection, or `gone` once it has been dropped.
-    fn with<T>(&self, gone: impl FnOnce() -> T, f: impl FnOnce(Pin<&mut WebSocket>) -> T) -> T {
+    fn with<T>(&self, gone: impl FnOnce() -> T, f: impl FnOnce(&mut WsConn) -> T) -> T {
         match self.lock().as_mut() {
-            Some(ws) => f(Pin::new(ws)),
+            Some(ws) => f(ws),
             None => gone(),
         }
     }
@@ -119,16 +122,16 @@ impl Direct for Socket {
         }
         // A step that cannot finish now wakes the writer task when it can.
         let mut cx = Context::from_waker(&self.waker);
-        if !matches!(Pin::new(&mut *ws).poll_ready(&mut cx), Poll::Ready(Ok(()))) {
+        if !matches!(ws.poll_ready(&mut cx), Poll::Ready(Ok(()))) {
             return false;
         }
         for (i, text) in frames.iter().enumerate() {
-            if Pin::new(&mut *ws).start_send(Message::Text((*text).clone())).is_err() {
-                // The connection failed: its reader and writer find out and end it.
+            if ws.start_send_text(text).is_err() {
+                // The connection is closing: its reader and writer end it.
                 return i > 0;
             }
         }
-        if Pin::new(&mut *ws).poll_flush(&mut cx).is_pending() {
+        if ws.poll_flush(&mut cx).is_pending() {
             self.busy.store(true, Ordering::Release);
         }
         true
@@ -153,8 +156,8 @@ impl Sink {
         &self,
         cx: &mut Context<'_>,
         flushes: bool,
-        f: impl FnOnce(Pin<&mut WebSocket>, &mut Context<'_>) -> Poll<Result<T, axum::Error>>,
-    ) -> Poll<Result<T, axum::Error>> {
+        f: impl FnOnce(&mut WsConn, &mut Context<'_>) -> Poll<Result<T, WriteError>>,
+    ) -> Poll<Result<T, WriteError>> {
         self.0.writer.0.register(cx.waker());
         self.0.with(
             || Poll::Ready(Err(not_connected())),
@@ -169,12 +172,12 @@ impl Sink {
     }
 }
 
-fn not_connected() -> axum::Error {
-    axum::Error::new(std::io::Error::from(std::io::ErrorKind::NotConnected))
+fn not_connected() -> WriteError {
+    WriteError::Io(std::io::ErrorKind::NotConnected.into())
 }
 
 impl futures_util::Sink<Message> for Sink {
-    type Error = axum::Error;
+    type Error = WriteError;
 
     fn poll_ready(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
         self.step(cx, false, |ws, cx| ws.poll_ready(cx))
@@ -200,10 +203,25 @@ impl Stream {
 }
 
 impl futures_util::Stream for Stream {
-    type Item = Result<Message, axum::Error>;
+    type Item = Result<Message, ReadError>;
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        self.0.with(|| Poll::Ready(None), |ws| ws.poll_next(cx))
+        let socket = &self.0;
+        socket.with(
+            || Poll::Ready(None),
+            |ws| {
+                let next = ws.poll_next(cx);
+                // A pong or a close reading answered: sent now if the socket takes it, else by
+                // the writer task (as a sender's write that did not leave at once).
+                if ws.has_unsent() && !socket.busy.load(Ordering::Acquire) {
+                    let mut writer = Context::from_waker(&socket.waker);
+                    if ws.poll_flush(&mut writer).is_pending() {
+                        socket.busy.store(true, Ordering::Release);
+                    }
+                }
+                next
+            },
+        )
     }
 }
 
