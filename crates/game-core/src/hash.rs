@@ -51,12 +51,23 @@ pub fn hash_written(write: impl FnOnce(&mut Vec<u8>)) -> StateHash {
     BUFFER.with_borrow_mut(|buf| {
         buf.clear();
         write(buf);
-        let hash = StateHash(hex::encode(Sha256::digest(&buf[..])));
+        let hash = StateHash(lower_hex(&Sha256::digest(&buf[..])));
         if buf.capacity() > MAX_KEPT_BUFFER {
             *buf = Vec::new();
         }
         hash
     })
+}
+
+/// `bytes` as lowercase hex digits (as `hex::encode` writes them, without its iterator of chars).
+fn lower_hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(2 * bytes.len());
+    for b in bytes {
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 0x0F)]));
+    }
+    out
 }
 
 /// A buffer larger than this (an unusually large state) is not kept for the next hash.
@@ -82,6 +93,8 @@ mod tests {
             let expected = hex::encode(Sha256::digest(canonical_bytes(&value)));
             assert_eq!(state_hash(&value).0, expected);
         }
+        let bytes: Vec<u8> = (0..=255).collect();
+        assert_eq!(lower_hex(&bytes), hex::encode(&bytes));
         // A fixed value, so that a change of the canonical form itself is noticed too.
         assert_eq!(state_hash(&json!({"seat": 1})).0, hex::encode(Sha256::digest(br#"{"seat":1}"#)),);
     }

@@ -1,14 +1,18 @@
 //! The state's canonical JSON, written for its hash with a memo of the members that rarely change.
 //!
 //! A live table hashes the state after every action (the hash goes into the log). Of a four-player
-//! state's ~1.6 KB of JSON, the RNG (used at setup only), the setup draws (written once) and the
-//! discard pile (which most actions leave alone) are more than half, and their text is copied from
-//! the memo while their values are the ones it was written from (compared in full). The bytes are
+//! state's ~1.6 KB of JSON, the RNG (used at setup only), the setup draws (written once), the deck,
+//! the Fate row, the tableaus and the discard pile (which most actions leave alone, or change one of)
+//! are nearly all, and their text is copied from the memo while their values are the ones it was
+//! written from (compared in full: a comparison of a few dozen card numbers is far cheaper than
+//! writing them). The bytes are
 //! exactly `serde_json::to_writer`'s for [`KnightsTemplar`]: the members in declaration order, as
 //! the derive writes them (`check_view_patches` compares the two hashes at every step of random
 //! games, and `write_canonical_is_the_derived_json` below every member at every step).
 
+use crate::card::Card;
 use crate::state::{Discard, KnightsTemplar, SetupDraw};
+use game_core::BySeat;
 use game_core::GameRng;
 use serde::Serialize;
 
@@ -16,6 +20,9 @@ use serde::Serialize;
 #[derive(Default)]
 pub(crate) struct HashMemo {
     rng: Kept<GameRng>,
+    deck: Kept<Vec<Card>>,
+    fate: Kept<Vec<Card>>,
+    tableaus: Kept<BySeat<Vec<Card>>>,
     discard: Kept<Vec<Discard>>,
     setup_draws: Kept<Vec<SetupDraw>>,
 }
@@ -86,9 +93,9 @@ pub(crate) fn write(game: &KnightsTemplar, out: &mut Vec<u8>, memo: &mut HashMem
     } = game;
     member(out, r#"{"players":"#, players);
     memo.rng.write(out, r#","rng":"#, rng);
-    member(out, r#","deck":"#, deck);
-    member(out, r#","fate":"#, fate);
-    member(out, r#","tableaus":"#, tableaus);
+    memo.deck.write(out, r#","deck":"#, deck);
+    memo.fate.write(out, r#","fate":"#, fate);
+    memo.tableaus.write(out, r#","tableaus":"#, tableaus);
     memo.discard.write(out, r#","discard":"#, discard);
     member(out, r#","county_vp":"#, county_vp);
     member(out, r#","gm":"#, gm);

@@ -62,12 +62,21 @@ pub(crate) async fn scrape(ClientIp(ip): ClientIp) -> Result<String, ApiError> {
 
 /// Records one client action's answer and how long the table took to give it.
 pub fn action_done(result: &Result<u64, ApiError>, took: std::time::Duration) {
-    let result = match result {
-        Ok(_) => "accepted",
-        Err(e) => e.code(),
-    };
-    ::metrics::counter!("chapterhouse_actions_total", "result" => result).increment(1);
-    ::metrics::histogram!("chapterhouse_action_seconds").record(took.as_secs_f64());
+    // The handles of an accepted action, looked up once (after the recorder is installed, so
+    // that they are its own): every action records through them without finding them by name.
+    static ACCEPTED: OnceLock<(::metrics::Counter, ::metrics::Histogram)> = OnceLock::new();
+    let (accepted, seconds) = ACCEPTED.get_or_init(|| {
+        install();
+        (
+            ::metrics::counter!("chapterhouse_actions_total", "result" => "accepted"),
+            ::metrics::histogram!("chapterhouse_action_seconds"),
+        )
+    });
+    match result {
+        Ok(_) => accepted.increment(1),
+        Err(e) => ::metrics::counter!("chapterhouse_actions_total", "result" => e.code()).increment(1),
+    }
+    seconds.record(took.as_secs_f64());
 }
 
 /// Records one store batch: how many appends, and how long its commit took.
