@@ -23,7 +23,7 @@ pub(crate) struct HashMemo {
     deck: Kept<Vec<Card>>,
     fate: Kept<Vec<Card>>,
     tableaus: Kept<BySeat<Vec<Card>>>,
-    discard: Kept<Vec<Discard>>,
+    discard: KeptList<Discard>,
     setup_draws: Kept<Vec<SetupDraw>>,
 }
 
@@ -52,6 +52,45 @@ impl<T: Serialize + PartialEq + Clone> Kept<T> {
                 None => self.value = Some(value.clone()),
             }
         }
+        out.extend_from_slice(&self.json);
+    }
+}
+
+/// A list and its JSON, once written: a list that grew at its end (a discard pile during a round)
+/// has only the new items written, after the text of the old ones.
+struct KeptList<T> {
+    value: Vec<T>,
+    json: Vec<u8>,
+}
+
+impl<T> Default for KeptList<T> {
+    fn default() -> Self {
+        KeptList { value: Vec::new(), json: b"[]".to_vec() }
+    }
+}
+
+impl<T: Serialize + PartialEq + Clone> KeptList<T> {
+    /// Appends `head` and `list`'s JSON to `out`, as [`Kept::write`].
+    fn write(&mut self, out: &mut Vec<u8>, head: &str, list: &[T]) {
+        out.extend_from_slice(head.as_bytes());
+        let kept = self.value.len();
+        if list.len() < kept || list[..kept] != self.value[..] {
+            // Not the old list with more at its end: written afresh.
+            self.value.clear();
+            self.json.clear();
+            self.json.push(b'[');
+        } else {
+            // `[a,b]` becomes `[a,b` for what follows.
+            self.json.pop();
+        }
+        for item in &list[self.value.len()..] {
+            if !self.value.is_empty() {
+                self.json.push(b',');
+            }
+            json(item, &mut self.json);
+            self.value.push(item.clone());
+        }
+        self.json.push(b']');
         out.extend_from_slice(&self.json);
     }
 }

@@ -170,7 +170,13 @@ const INSERT_CHUNK: usize = 128;
 /// `insert into actions ... values (...), (...)` for `rows` rows; `$1` is the time, shared.
 /// Inserts `rows` (at most [`INSERT_CHUNK`]) with one statement.
 async fn insert_actions(conn: &mut AnyConnection, rows: &[&ActionRow], now: i64) -> Result<(), StoreError> {
-    let sql = insert_actions_sql(rows.len());
+    // Each statement's text is written once per row count, not once per batch.
+    static SQL: std::sync::LazyLock<[std::sync::OnceLock<String>; INSERT_CHUNK + 1]> =
+        std::sync::LazyLock::new(|| std::array::from_fn(|_| std::sync::OnceLock::new()));
+    let sql = match SQL.get(rows.len()) {
+        Some(cached) => std::borrow::Cow::Borrowed(cached.get_or_init(|| insert_actions_sql(rows.len())).as_str()),
+        None => std::borrow::Cow::Owned(insert_actions_sql(rows.len())),
+    };
     let mut query = sqlx::query(&sql).bind(now);
     for row in rows {
         query = query

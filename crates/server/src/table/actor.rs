@@ -218,7 +218,8 @@ impl Actor {
                 let started = std::time::Instant::now();
                 let result = self.client_action(seat, version, action, &mut answer).await;
                 crate::metrics::action_done(&result, started.elapsed());
-                answer.send(match result {
+                // Written only if still owed: an accepted action's ack usually went out with its patch.
+                answer.send(|| match result {
                     Ok(version) => ServerMsg::Ack { req, game: &self.info.id, version }.to_text(),
                     Err(e) => error_text(&e, req, Some(&self.info.id)),
                 });
@@ -607,9 +608,10 @@ impl Answer {
         Some(AckFor { req: self.req, game: self.game.clone() })
     }
 
-    fn send(mut self, text: Frame) {
+    /// Sends the answer `text` writes, unless it was taken over.
+    fn send(mut self, text: impl FnOnce() -> Frame) {
         if let Some(out) = self.out.take() {
-            out.send(text);
+            out.send(text());
         }
     }
 }
