@@ -175,8 +175,7 @@ impl<G: Game> DynGame for Wrapped<G> {
     }
 
     fn legal_actions_json(&self, seat: Seat) -> String {
-        // Plain data: serialisation cannot fail.
-        serde_json::to_string(&self.0.legal_actions(seat)).unwrap_or_else(|_| "[]".to_string())
+        self.0.legal_actions_json(seat)
     }
 
     fn apply(&mut self, seat: Seat, action: &Value, names: &SeatNames) -> Result<Vec<DynEvent>, RuleError> {

@@ -55,6 +55,14 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
     /// The complete list of what `seat` may do now; empty if it is not waited for.
     fn legal_actions(&self, seat: Seat) -> Vec<Self::Action>;
 
+    /// [`Game::legal_actions`] as compact JSON: exactly the text serde_json writes for the list
+    /// (an engine may write it faster than serde does; `check_view_patches` compares the two at
+    /// every step).
+    fn legal_actions_json(&self, seat: Seat) -> String {
+        // Plain data: serialisation cannot fail.
+        serde_json::to_string(&self.legal_actions(seat)).unwrap_or_else(|_| "[]".to_string())
+    }
+
     /// Validates and applies one action, then plays every automatic step that follows.
     ///
     /// # Errors

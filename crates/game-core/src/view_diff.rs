@@ -1210,8 +1210,9 @@ fn array_items(doc: Doc<'_>, start: usize, end: usize) -> Option<Vec<(usize, usi
 /// to the previous view gives the new one; that the parts of `view_texts` join to `view_text`;
 /// and that the shared diffs a table sends ([`diff_parts_memo`] from the parts kept at the
 /// previous step, [`diff_texts_memo`] of whole texts) are that same patch; and that the state
-/// hash written with the engine's memo, carried from step to step, is the plain one. Returns the
-/// number of patches checked.
+/// hash written with the engine's memo, carried from step to step, is the plain one; and that each
+/// waited-for seat's legal actions as text ([`crate::DynGame::legal_actions_json`]) read as its legal
+/// actions. Returns the number of patches checked.
 ///
 /// # Panics
 /// On the first mismatch, naming the game, seed, step and viewer.
@@ -1238,6 +1239,11 @@ pub fn check_view_patches(descriptor: &dyn GameDescriptor, players: usize, optio
             step += 1;
             assert!(step < 20_000, "{id} seed {seed}: no end");
             let to_act = game.to_act();
+            for &s in &to_act {
+                let written: Value = serde_json::from_str(&game.legal_actions_json(s))
+                    .unwrap_or_else(|e| panic!("{id} seed {seed} step {step}: legal actions are not JSON: {e}"));
+                assert_eq!(written, Value::from(game.legal_actions(s)), "{id} seed {seed} step {step}: legal actions");
+            }
             let seat = *rng.choose(&to_act).unwrap_or_else(|| panic!("{id} seed {seed}: waits for nobody"));
             let legal = game.legal_actions(seat);
             let action = rng.choose(&legal).unwrap_or_else(|| panic!("{id} seed {seed}: no legal action")).clone();

@@ -40,6 +40,10 @@ impl game_core::Game for KnightsTemplar {
         rules::legal_actions(self, seat)
     }
 
+    fn legal_actions_json(&self, seat: Seat) -> String {
+        crate::action::list_json(&rules::legal_actions(self, seat))
+    }
+
     fn apply(&mut self, seat: Seat, action: &Action) -> Result<Vec<game_core::Event<Event>>, RuleError> {
         rules::apply(self, seat, action)
     }
