@@ -203,6 +203,24 @@ pub struct EventRef<'a> {
 }
 
 impl<'a> EventRef<'a> {
+    /// Appends the JSON array of `events` as serde_json writes it (`[{"data":…,"text":…,"private":…},…]`),
+    /// with only the text's characters escaped by serde_json (the keys are fixed).
+    pub fn write_list(events: &[EventRef<'_>], out: &mut String) {
+        out.push('[');
+        for (i, e) in events.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(r#"{"data":"#);
+            out.push_str(e.data.get());
+            out.push_str(r#","text":"#);
+            // A string serialises.
+            out.push_str(&serde_json::to_string(e.text).unwrap_or_default());
+            out.push_str(if e.private { r#","private":true}"# } else { r#","private":false}"# });
+        }
+        out.push(']');
+    }
+
     /// The events of `events` that `viewer` may see.
     pub fn visible(events: &'a [DynEvent], viewer: Viewer) -> Vec<EventRef<'a>> {
         events
@@ -436,7 +454,8 @@ impl PatchFrames {
         let index = match self.events.iter().position(|(seen, _)| same(seen)) {
             Some(i) => i,
             None => {
-                let text = serde_json::to_string(&EventRef::visible(events, viewer)).unwrap_or_default();
+                let mut text = String::with_capacity(128);
+                EventRef::write_list(&EventRef::visible(events, viewer), &mut text);
                 self.events.push((events.iter().map(sees).collect(), text));
                 self.events.len() - 1
             }
@@ -495,6 +514,20 @@ pub fn lobby_error_text(error: &ApiError, lobby: &LobbyId) -> crate::outbox::Fra
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_event_list_is_written_as_serde_writes_it() {
+        let data = serde_json::value::to_raw_value(&serde_json::json!({"type": "picked", "seat": 2})).unwrap();
+        let events = [
+            EventRef { data: &data, text: "load2 took \"Teutonic\" Knights\n\u{1}é", private: false },
+            EventRef { data: &data, text: "", private: true },
+        ];
+        for list in [&events[..0], &events[..1], &events[..]] {
+            let mut written = String::new();
+            EventRef::write_list(list, &mut written);
+            assert_eq!(written, serde_json::to_string(list).unwrap());
+        }
+    }
 
     #[test]
     fn an_action_is_read_as_the_tagged_message_reads_it() {
