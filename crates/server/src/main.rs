@@ -31,9 +31,10 @@ enum Command {
 }
 
 /// mimalloc instead of the system allocator: under load the server spends a sixth of its time in
-/// glibc's malloc and free (docs/performance.md), across many threads that share little.
+/// glibc's malloc and free (docs/performance.md), across many threads that share little. Called
+/// through the `chapterhouse-alloc` crate, which skips mimalloc's aligned entry points where it can.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: chapterhouse_alloc::MiMalloc = chapterhouse_alloc::MiMalloc;
 
 fn main() -> ExitCode {
     // No subcommand means `serve`: `chapterhouse` and `chapterhouse --bind ...` both run the server.
