@@ -98,6 +98,24 @@ pub trait DynGame: Send + Sync {
     /// [`RuleError::MalformedAction`] if the JSON is not an action of this game, otherwise the
     /// engine's rejection. The state is unchanged on error.
     fn apply(&mut self, seat: Seat, action: &Value, names: &SeatNames) -> Result<Vec<DynEvent>, RuleError>;
+    /// [`DynGame::apply`] on an action's JSON text, as a client sends it: accepts and rejects
+    /// exactly what `apply` does for the parsed text. Returns the events and the action's text
+    /// to store (the engine's own text for it, as its legal actions list it). The state is
+    /// unchanged on error.
+    ///
+    /// # Errors
+    /// As [`DynGame::apply`]; text that is not JSON is [`RuleError::MalformedAction`].
+    fn apply_text(
+        &mut self,
+        seat: Seat,
+        action: &str,
+        names: &SeatNames,
+    ) -> Result<(Vec<DynEvent>, Box<RawValue>), RuleError> {
+        let value: Value = serde_json::from_str(action).map_err(malformed)?;
+        let stored = serde_json::value::to_raw_value(&value).map_err(malformed)?;
+        let events = self.apply(seat, &value, names)?;
+        Ok((events, stored))
+    }
     /// What `viewer` may see, as JSON.
     fn view(&self, viewer: Viewer) -> Value;
     /// What `viewer` may see, as compact JSON text (the same document as [`DynGame::view`],
@@ -149,6 +167,24 @@ fn dyn_events<E: GameEvent>(events: Vec<crate::game::Event<E>>, names: &SeatName
         .collect()
 }
 
+fn malformed(e: serde_json::Error) -> RuleError {
+    RuleError::MalformedAction { reason: e.to_string() }
+}
+
+/// The typed action `action` reads as, if `action` is exactly that action's JSON.
+fn read_exact<G: Game>(action: &Value) -> Result<G::Action, RuleError> {
+    // Read straight from the borrowed JSON: no copy of the action.
+    let parsed = G::Action::deserialize(action).map_err(malformed)?;
+    // serde lets unknown keys through in some shapes (unit variants of tagged enums): only the
+    // exact JSON of an action is accepted, so nothing unread is ever stored in a game's log.
+    if serde_json::to_value(&parsed).ok().as_ref() != Some(action) {
+        return Err(RuleError::MalformedAction {
+            reason: "the action has keys or values this game does not read; send it exactly as listed".into(),
+        });
+    }
+    Ok(parsed)
+}
+
 fn null() -> Box<RawValue> {
     RawValue::from_string("null".to_string()).expect("null is JSON")
 }
@@ -179,18 +215,35 @@ impl<G: Game> DynGame for Wrapped<G> {
     }
 
     fn apply(&mut self, seat: Seat, action: &Value, names: &SeatNames) -> Result<Vec<DynEvent>, RuleError> {
-        // Read straight from the borrowed JSON: no copy of the action per apply.
-        let parsed =
-            G::Action::deserialize(action).map_err(|e| RuleError::MalformedAction { reason: e.to_string() })?;
-        // serde lets unknown keys through in some shapes (unit variants of tagged enums): only the
-        // exact JSON of an action is accepted, so nothing unread is ever stored in a game's log.
-        if serde_json::to_value(&parsed).ok().as_ref() != Some(action) {
-            return Err(RuleError::MalformedAction {
-                reason: "the action has keys or values this game does not read; send it exactly as listed".into(),
-            });
-        }
+        let parsed = read_exact::<G>(action)?;
         let events = self.0.apply(seat, &parsed)?;
         Ok(dyn_events(events, names))
+    }
+
+    fn apply_text(
+        &mut self,
+        seat: Seat,
+        action: &str,
+        names: &SeatNames,
+    ) -> Result<(Vec<DynEvent>, Box<RawValue>), RuleError> {
+        // A client sends an action as its legal actions list it, which is serde's text for the
+        // typed action: read it straight into the type and compare the texts, with no `Value`.
+        // Anything else (another key order, spaces, unknown keys) is read as `apply` reads it.
+        let fast = serde_json::from_str::<G::Action>(action)
+            .ok()
+            .and_then(|parsed| Some((serde_json::to_string(&parsed).ok()?, parsed)))
+            .filter(|(text, _)| text == action);
+        let (text, parsed) = match fast {
+            Some(exact) => exact,
+            None => {
+                let value: Value = serde_json::from_str(action).map_err(malformed)?;
+                let parsed = read_exact::<G>(&value)?;
+                (serde_json::to_string(&parsed).map_err(malformed)?, parsed)
+            }
+        };
+        let stored = RawValue::from_string(text).map_err(malformed)?;
+        let events = self.0.apply(seat, &parsed)?;
+        Ok((dyn_events(events, names), stored))
     }
 
     fn view(&self, viewer: Viewer) -> Value {

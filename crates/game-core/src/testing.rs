@@ -253,7 +253,14 @@ fn check_decision_point<G: Game>(game: &G, pool: &mut Vec<G::Action>, rng: &mut 
     for seat in to_act.iter().filter(|_| mutate) {
         let legal_json = wrapped.legal_actions(*seat);
         for action in legal_json.iter().take(2) {
+            // The engine's own text (as listed) and another spelling of the same JSON.
+            let listed = wrapped.legal_actions_json(*seat);
+            let listed: Vec<&serde_json::value::RawValue> = serde_json::from_str(&listed).expect("a JSON array");
+            let own = listed.iter().find(|raw| serde_json::from_str::<Value>(raw.get()).ok().as_ref() == Some(action));
+            apply_text_agrees(game, *seat, action, own.expect("listed").get(), &names, seed);
+            apply_text_agrees(game, *seat, action, &format!(" {action} "), &names, seed);
             for junk in mutations(action) {
+                apply_text_agrees(game, *seat, &junk, &junk.to_string(), &names, seed);
                 let mut copy = Wrapped(game.clone());
                 match copy.apply(*seat, &junk, &names) {
                     Ok(_) => assert!(legal_json.contains(&junk), "seed {seed}: unlisted {junk} was accepted"),
@@ -347,6 +354,24 @@ fn check_determinism_and_replay<G: Game>(players: usize, options: &G::Options, s
 
 /// Copies of `action` with one leaf replaced by a hostile value (out-of-range and negative
 /// numbers, odd strings, wrong types), for the no-panic checks.
+/// `apply_text` on `text` (a spelling of `action`) does what `apply` does on `action`: the same
+/// events and state, or the same error; and the text it stores reads as `action`.
+fn apply_text_agrees<G: Game>(game: &G, seat: Seat, action: &Value, text: &str, names: &SeatNames, seed: u64) {
+    let mut by_value = Wrapped(game.clone());
+    let mut by_text = Wrapped(game.clone());
+    match (by_value.apply(seat, action, names), by_text.apply_text(seat, text, names)) {
+        (Ok(expected), Ok((events, stored))) => {
+            let json = |e: &Vec<crate::DynEvent>| serde_json::to_string(e).expect("events serialise");
+            assert_eq!(json(&expected), json(&events), "seed {seed}: {text} gave other events");
+            assert_eq!(by_value.state_hash(), by_text.state_hash(), "seed {seed}: {text} left another state");
+            let stored: Value = serde_json::from_str(stored.get()).expect("stored text is JSON");
+            assert_eq!(&stored, action, "seed {seed}: {text} stored as another action");
+        }
+        (Err(expected), Err(error)) => assert_eq!(expected, error, "seed {seed}: {text}"),
+        (expected, got) => panic!("seed {seed}: {action} by value gave {expected:?}, as {text} gave {got:?}"),
+    }
+}
+
 fn mutations(action: &Value) -> Vec<Value> {
     let hostile = [
         json!(-1),

@@ -70,8 +70,8 @@ pub enum ClientMsg {
         game: GameId,
         /// The version the client's view is at.
         version: u64,
-        /// One of the seat's legal actions.
-        action: Value,
+        /// One of the seat's legal actions, as its JSON text.
+        action: ActionText,
         /// Echoed in the `ack` or error.
         #[serde(default)]
         req: Option<u64>,
@@ -104,7 +104,36 @@ pub enum ClientMsg {
     },
 }
 
-/// The `type`s of [`ClientMsg`].
+/// An action's JSON text, as a client sent it: the table reads it straight into the game's own
+/// action type (see `DynGame::apply_text`), with no `Value` built for it.
+#[derive(Clone, Debug)]
+pub struct ActionText(pub Box<RawValue>);
+
+impl ActionText {
+    /// The text.
+    pub fn get(&self) -> &str {
+        self.0.get()
+    }
+}
+
+/// Equal when the two texts are the same JSON (key order and spaces aside).
+impl PartialEq for ActionText {
+    fn eq(&self, other: &Self) -> bool {
+        let read = |text: &str| serde_json::from_str::<Value>(text).ok();
+        self.get() == other.get() || read(self.get()) == read(other.get())
+    }
+}
+
+impl<'de> Deserialize<'de> for ActionText {
+    /// Inside the tagged [`ClientMsg`], serde reads the whole message before it knows the variant,
+    /// so the text itself is gone: the JSON is read and written back compactly. The common case,
+    /// an `action` message, keeps the client's text ([`ClientMsg::parse`]'s shortcut).
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        serde_json::value::to_raw_value(&value).map(ActionText).map_err(serde::de::Error::custom)
+    }
+}
+
 /// An `action` message, read straight into its fields: the tagged [`ClientMsg`] reads every
 /// message into an intermediate form first, the action included, and actions are most of what
 /// clients send. It accepts exactly what [`ClientMsg::Action`] accepts.
@@ -115,7 +144,7 @@ struct ActionMsg {
     kind: ActionTag,
     game: GameId,
     version: u64,
-    action: Value,
+    action: Box<RawValue>,
     #[serde(default)]
     req: Option<u64>,
 }
@@ -126,6 +155,7 @@ enum ActionTag {
     Action,
 }
 
+/// The `type`s of [`ClientMsg`].
 pub const CLIENT_TYPES: &[&str] =
     &["ping", "subscribe_lobby", "unsubscribe_lobby", "subscribe", "unsubscribe", "action", "chat", "chat_mute"];
 
@@ -156,7 +186,7 @@ impl ClientMsg {
         // The common case, a well-formed message, is read in one pass; only a message that does
         // not read is looked at again, to answer with its `req` and the precise reason.
         if let Ok(ActionMsg { kind: ActionTag::Action, game, version, action, req }) = serde_json::from_str(text) {
-            return Ok(ClientMsg::Action { game, version, action, req });
+            return Ok(ClientMsg::Action { game, version, action: ActionText(action), req });
         }
         ClientMsg::parse_tagged(text)
     }

@@ -42,7 +42,7 @@ fn row(game: &GameId, seq: u64, tag: &str) -> ActionRow {
         game: game.clone(),
         seq,
         seat: Seat(0),
-        action: json!({"by": tag}),
+        action: serde_json::value::to_raw_value(&json!({"by": tag})).unwrap(),
         hash: StateHash(format!("h{seq}")),
         outcome: None,
         by_clock: false,
@@ -98,7 +98,13 @@ async fn an_append_by_a_node_whose_lease_was_taken_over_is_refused_and_writes_no
     drop(writer);
     task.await.unwrap();
 
-    let stored: Vec<_> = store.actions(&game).await.unwrap().iter().map(|r| r.action["by"].clone()).collect();
+    let stored: Vec<_> = store
+        .actions(&game)
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| serde_json::from_str::<serde_json::Value>(r.action.get()).unwrap()["by"].clone())
+        .collect();
     assert_eq!(stored, vec![json!("a"), json!("b")], "only the lease holder's appends are in the log");
     store.close().await;
     db.cleanup().await;

@@ -50,7 +50,7 @@ fn row(game: &GameId, seq: u64) -> ActionRow {
         game: game.clone(),
         seq,
         seat: Seat((seq % 2) as u8),
-        action: json!({"step": seq}),
+        action: serde_json::value::to_raw_value(&json!({"step": seq})).unwrap(),
         hash: StateHash(format!("h{seq}")),
         outcome: None,
         // The second move is one the turn clock made: the flag must come back as stored.
@@ -285,7 +285,10 @@ async fn the_writer_commits_appends_of_many_games_arriving_together() {
             }
         }
         // One append that must fail (another action at seq 1) does not fail the others in its batch.
-        let other = ActionRow { action: json!({"other": true}), ..row(&games[0], 1) };
+        let other = ActionRow {
+            action: serde_json::value::to_raw_value(&json!({"other": true})).unwrap(),
+            ..row(&games[0], 1)
+        };
         let bad = writer.append(other).await;
         assert!(matches!(bad, Err(AppendError::Diverged { seq: 1 })), "{bad:?}");
         for append in appends {

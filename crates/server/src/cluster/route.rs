@@ -20,7 +20,6 @@ use crate::table::{unsubscribed, Command, ConnId, TableInfo, Tables};
 use bytes::Bytes;
 use game_core::{Seat, Viewer};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
@@ -52,7 +51,7 @@ struct Ask {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     version: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    action: Option<Value>,
+    action: Option<Box<serde_json::value::RawValue>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     req: Option<u64>,
 }

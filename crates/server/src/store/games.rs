@@ -1,6 +1,6 @@
 //! Games and their write-ahead action logs.
 
-use super::{int, json, opt_int, opt_text, text, Fence, LobbyRecord, Store, StoreError};
+use super::{int, json, opt_int, opt_text, raw_json, text, Fence, LobbyRecord, Store, StoreError};
 use crate::clock::TurnLimit;
 use crate::ids::{now_ms, AccountId, GameId, LobbyId};
 use game_core::{GameLog, LogEntry, Outcome, Seat, Seed, StateHash};
@@ -115,7 +115,14 @@ impl GameRecord {
             initial_hash: s.initial_hash.clone(),
             actions: actions
                 .into_iter()
-                .map(|a| LogEntry { seq: a.seq, seat: a.seat, action: a.action, hash: a.hash })
+                .map(|a| LogEntry {
+                    seq: a.seq,
+                    seat: a.seat,
+                    // Checked to be JSON (within serde_json's nesting limit) when it was read or
+                    // made, so this reads; were it not, a null fails the replay loudly.
+                    action: serde_json::from_str(a.action.get()).unwrap_or(Value::Null),
+                    hash: a.hash,
+                })
                 .collect(),
             outcome: self.outcome.clone(),
         }
@@ -123,7 +130,7 @@ impl GameRecord {
 }
 
 /// One accepted action, as appended.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct ActionRow {
     /// The game.
     pub game: GameId,
@@ -131,14 +138,27 @@ pub struct ActionRow {
     pub seq: u64,
     /// Who acted.
     pub seat: Seat,
-    /// The action JSON.
-    pub action: Value,
+    /// The action's JSON text: as the engine writes it, for actions stored by this build.
+    pub action: Box<serde_json::value::RawValue>,
     /// The state hash after it.
     pub hash: StateHash,
     /// Set on the action that ended the game: the outcome is recorded in the same commit.
     pub outcome: Option<Outcome>,
     /// Whether the turn clock made this move for a seat whose time ran out.
     pub by_clock: bool,
+}
+
+/// Equal rows hold the same action text (the text is what is stored).
+impl PartialEq for ActionRow {
+    fn eq(&self, other: &Self) -> bool {
+        self.game == other.game
+            && self.seq == other.seq
+            && self.seat == other.seat
+            && self.action.get() == other.action.get()
+            && self.hash == other.hash
+            && self.outcome == other.outcome
+            && self.by_clock == other.by_clock
+    }
 }
 
 /// A game one account played, for its history.
@@ -183,7 +203,7 @@ async fn insert_actions(conn: &mut AnyConnection, rows: &[&ActionRow], now: i64)
             .bind(row.game.as_str())
             .bind(row.seq as i64)
             .bind(i64::from(row.seat.0))
-            .bind(row.action.to_string())
+            .bind(row.action.get())
             .bind(&row.hash.0)
             .bind(row.by_clock.then_some(1_i64));
     }
@@ -345,7 +365,7 @@ impl Store {
                     game: game.clone(),
                     seq: int(r, "seq")?.max(0) as u64,
                     seat: Seat(u8::try_from(int(r, "seat")?).map_err(|e| corrupt("seat", e))?),
-                    action: json(r, "action")?,
+                    action: raw_json(r, "action")?,
                     hash: StateHash(text(r, "state_hash")?),
                     outcome: None,
                     by_clock: opt_int(r, "by_clock")?.is_some_and(|b| b != 0),
@@ -370,7 +390,7 @@ impl Store {
                 game: game.clone(),
                 seq,
                 seat: Seat(u8::try_from(int(&r, "seat")?).map_err(|e| corrupt("seat", e))?),
-                action: json(&r, "action")?,
+                action: raw_json(&r, "action")?,
                 hash: StateHash(text(&r, "state_hash")?),
                 outcome: None,
                 by_clock: opt_int(&r, "by_clock")?.is_some_and(|b| b != 0),

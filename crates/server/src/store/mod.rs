@@ -191,6 +191,11 @@ fn opt_int(row: &AnyRow, col: &str) -> Result<Option<i64>, StoreError> {
     row.try_get::<Option<i64>, _>(col).map_err(|e| StoreError::Corrupt(format!("{col}: {e}")))
 }
 
+/// A JSON column kept as its text (checked to be JSON).
+fn raw_json(row: &AnyRow, col: &str) -> Result<Box<serde_json::value::RawValue>, StoreError> {
+    serde_json::value::RawValue::from_string(text(row, col)?).map_err(|e| StoreError::Corrupt(format!("{col}: {e}")))
+}
+
 fn json(row: &AnyRow, col: &str) -> Result<serde_json::Value, StoreError> {
     serde_json::from_str(&text(row, col)?).map_err(|e| StoreError::Corrupt(format!("{col}: {e}")))
 }

@@ -244,7 +244,9 @@ async fn append_one(store: &Store, row: &ActionRow, fence: Option<&super::Fence<
     }
     if matches!(error, StoreError::Conflict(_)) {
         match store.action_at(&row.game, row.seq).await {
-            Ok(Some(stored)) if stored.seat == row.seat && stored.action == row.action && stored.hash == row.hash => {
+            Ok(Some(stored))
+                if stored.seat == row.seat && stored.action.get() == row.action.get() && stored.hash == row.hash =>
+            {
                 tracing::warn!(game = %row.game, seq = row.seq, "action found committed (its commit's reply was lost)");
                 return Ok(());
             }

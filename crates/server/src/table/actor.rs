@@ -231,7 +231,7 @@ impl Actor {
         &mut self,
         seat: Seat,
         version: u64,
-        action: Value,
+        action: Box<RawValue>,
         answer: &mut Answer,
     ) -> Result<u64, ApiError> {
         if self.needs_reload && !self.try_reload().await {
@@ -243,7 +243,7 @@ impl Actor {
         if version != self.version && !self.still_current(seat, version) {
             return Err(ApiError::StaleVersion { current: self.version, sent: version });
         }
-        self.play(seat, action, false, Some(answer)).await
+        self.play(seat, action.get(), false, Some(answer)).await
     }
 
     /// Whether an action `seat` chose at an older `version` may still be played: the seat's
@@ -268,19 +268,20 @@ impl Actor {
     async fn play(
         &mut self,
         seat: Seat,
-        action: Value,
+        action: &str,
         by_clock: bool,
         answer: Option<&mut Answer>,
     ) -> Result<u64, ApiError> {
         if self.shutdown.is_cancelled() {
             return Err(ApiError::ShuttingDown);
         }
-        let events = self.game.apply(seat, &action, &self.names)?;
+        // The action is read from the text the client sent, and stored as the engine writes it.
+        let (events, stored) = self.game.apply_text(seat, action, &self.names)?;
         let row = ActionRow {
             game: self.info.id.clone(),
             seq: self.version + 1,
             seat,
-            action,
+            action: stored,
             hash: self.game.state_hash_cached(&mut self.hash_cache),
             outcome: self.game.outcome(),
             by_clock,
@@ -573,7 +574,7 @@ impl Actor {
             self.turn_due = None;
             return;
         };
-        if let Err(e) = self.play(seat, action, by_clock, None).await {
+        if let Err(e) = self.play(seat, &action.to_string(), by_clock, None).await {
             tracing::warn!(game = %self.info.id, %seat, error = %e, "bot move failed");
             // Try again later rather than spinning.
             let retry = self.config.bot_delay.max(std::time::Duration::from_millis(500));

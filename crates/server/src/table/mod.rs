@@ -14,7 +14,6 @@ use crate::store::writer::Writer;
 use crate::store::{ActionRow, GameRecord, GameStatus, Store, StoreError};
 use game_core::replay::{replay, HashCheck, ReplayStart};
 use game_core::{DynGame, Seat, Viewer};
-use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock, RwLock};
@@ -106,8 +105,8 @@ pub enum Command {
         seat: Seat,
         /// The version the client saw.
         version: u64,
-        /// The action JSON.
-        action: Value,
+        /// The action's JSON text, as the client sent it.
+        action: Box<serde_json::value::RawValue>,
         /// The client's request id, echoed in the answer.
         req: Option<u64>,
         /// The sender's socket, for the answer.

@@ -92,7 +92,7 @@ impl Connection {
         &mut self,
         game: &GameId,
         version: u64,
-        action: serde_json::Value,
+        action: Box<serde_json::value::RawValue>,
         req: Option<u64>,
     ) -> Result<(), ApiError> {
         let account = self.account.as_ref().map(|a| a.id.clone());

@@ -346,7 +346,7 @@ impl Connection {
                 }
             }
             ClientMsg::Action { game, version, action, req } => {
-                if let Err(e) = self.action(&game, version, action, req).await {
+                if let Err(e) = self.action(&game, version, action.0, req).await {
                     self.fail(&e, req, Some(&game));
                 }
             }
