@@ -229,19 +229,19 @@ impl<G: Game> DynGame for Wrapped<G> {
         // A client sends an action as its legal actions list it, which is serde's text for the
         // typed action: read it straight into the type and compare the texts, with no `Value`.
         // Anything else (another key order, spaces, unknown keys) is read as `apply` reads it.
+        // (`to_raw_value` wraps serde's own output without reading it again.)
         let fast = serde_json::from_str::<G::Action>(action)
             .ok()
-            .and_then(|parsed| Some((serde_json::to_string(&parsed).ok()?, parsed)))
-            .filter(|(text, _)| text == action);
-        let (text, parsed) = match fast {
+            .and_then(|parsed| Some((serde_json::value::to_raw_value(&parsed).ok()?, parsed)))
+            .filter(|(stored, _)| stored.get() == action);
+        let (stored, parsed) = match fast {
             Some(exact) => exact,
             None => {
                 let value: Value = serde_json::from_str(action).map_err(malformed)?;
                 let parsed = read_exact::<G>(&value)?;
-                (serde_json::to_string(&parsed).map_err(malformed)?, parsed)
+                (serde_json::value::to_raw_value(&parsed).map_err(malformed)?, parsed)
             }
         };
-        let stored = RawValue::from_string(text).map_err(malformed)?;
         let events = self.0.apply(seat, &parsed)?;
         Ok((dyn_events(events, names), stored))
     }
