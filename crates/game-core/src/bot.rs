@@ -4,6 +4,7 @@ use crate::dynamic::DynGame;
 use crate::game::{Game, RuleError};
 use crate::rng::GameRng;
 use crate::seat::{Seat, SeatNames};
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 /// A bot that picks a uniformly random legal action. Deterministic for a given RNG.
@@ -27,6 +28,13 @@ impl RandomBot {
     /// A random legal action of `seat` in any game, or `None` if it has none.
     pub fn choose_dyn(&mut self, game: &dyn DynGame, seat: Seat) -> Option<Value> {
         let actions = game.legal_actions(seat);
+        self.rng.choose(&actions).cloned()
+    }
+
+    /// [`RandomBot::choose_dyn`]'s choice (the same draw from the same list) as the text the
+    /// game lists it with, ready for [`DynGame::apply_text`]: no `Value` per legal action.
+    pub fn choose_dyn_text(&mut self, game: &dyn DynGame, seat: Seat) -> Option<Box<RawValue>> {
+        let actions: Vec<Box<RawValue>> = serde_json::from_str(&game.legal_actions_json(seat)).ok()?;
         self.rng.choose(&actions).cloned()
     }
 

@@ -259,6 +259,10 @@ fn check_decision_point<G: Game>(game: &G, pool: &mut Vec<G::Action>, rng: &mut 
             let own = listed.iter().find(|raw| serde_json::from_str::<Value>(raw.get()).ok().as_ref() == Some(action));
             apply_text_agrees(game, *seat, action, own.expect("listed").get(), &names, seed);
             apply_text_agrees(game, *seat, action, &format!(" {action} "), &names, seed);
+            // A bot's text choice is its value choice (the same draw from the same list).
+            let (mut by_value, mut by_text) = (bot(seed), bot(seed));
+            let chosen = by_text.choose_dyn_text(&wrapped, *seat).map(|t| serde_json::from_str::<Value>(t.get()));
+            assert_eq!(by_value.choose_dyn(&wrapped, *seat), chosen.transpose().expect("listed text is JSON"));
             for junk in mutations(action) {
                 apply_text_agrees(game, *seat, &junk, &junk.to_string(), &names, seed);
                 let mut copy = Wrapped(game.clone());
@@ -354,6 +358,10 @@ fn check_determinism_and_replay<G: Game>(players: usize, options: &G::Options, s
 
 /// Copies of `action` with one leaf replaced by a hostile value (out-of-range and negative
 /// numbers, odd strings, wrong types), for the no-panic checks.
+fn bot(seed: u64) -> crate::bot::RandomBot {
+    crate::bot::RandomBot::new(GameRng::from_u64(seed))
+}
+
 /// `apply_text` on `text` (a spelling of `action`) does what `apply` does on `action`: the same
 /// events and state, or the same error; and the text it stores reads as `action`.
 fn apply_text_agrees<G: Game>(game: &G, seat: Seat, action: &Value, text: &str, names: &SeatNames, seed: u64) {

@@ -568,13 +568,13 @@ impl Actor {
             self.schedule();
             return;
         };
-        let Some(action) = self.bot.choose_dyn(self.game.as_ref(), seat) else {
+        let Some(action) = self.bot.choose_dyn_text(self.game.as_ref(), seat) else {
             tracing::error!(game = %self.info.id, %seat, "a seat the game waits for has no legal action");
             self.bot_due = None;
             self.turn_due = None;
             return;
         };
-        if let Err(e) = self.play(seat, &action.to_string(), by_clock, None).await {
+        if let Err(e) = self.play(seat, action.get(), by_clock, None).await {
             tracing::warn!(game = %self.info.id, %seat, error = %e, "bot move failed");
             // Try again later rather than spinning.
             let retry = self.config.bot_delay.max(std::time::Duration::from_millis(500));
