@@ -187,6 +187,25 @@ impl KnightsTemplar {
         &self.setup_draws
     }
 
+    /// The seats called to pick in this round, in order: the Grand Master first, then each
+    /// seat nominated. While the Select Phase waits for anything but a nomination, the last one
+    /// is still picking (its pick, or the target or Ally choice of its card, is awaited);
+    /// everyone before it has picked. A game that ended on a Fate pick (five Downfall cards)
+    /// ends with its picker last.
+    pub fn pick_order(&self) -> Vec<Seat> {
+        let mut order = self.picked.clone();
+        if matches!(self.stage, Stage::Select | Stage::Over) && !self.picked.contains(&self.picker) {
+            order.push(self.picker);
+        }
+        order
+    }
+
+    /// Whether `seat` has made its Fate pick in this round: taken its card and resolved it, or
+    /// taken the card the game ended on.
+    pub fn picked_this_round(&self, seat: Seat) -> bool {
+        self.picked.contains(&seat) || (self.stage == Stage::Over && self.picker == seat)
+    }
+
     /// The seats that have not picked in this round, in clockwise order from the GM.
     pub(crate) fn unpicked(&self) -> Vec<Seat> {
         (0..self.players).map(|i| self.gm.next(self.players, i)).filter(|s| !self.picked.contains(s)).collect()

@@ -107,6 +107,8 @@ pub struct View {
     pub turn: u32,
     /// The round within the Select Phase.
     pub round: u32,
+    /// The seats called to pick in this round, in order (see [`KnightsTemplar::pick_order`]).
+    pub pick_order: Vec<Seat>,
     /// `select`, `power_draws` or `over`.
     pub stage: Stage,
     /// The Grand Master.
@@ -144,7 +146,7 @@ pub(crate) fn view(game: &KnightsTemplar, viewer: Viewer) -> View {
         counts: CardType::ALL.iter().map(|t| game.count(s, *t)).collect(),
         county_vp: game.county_vp(s),
         fate_picks: game.fate_picks(s),
-        picked_this_round: game.picked.contains(&s),
+        picked_this_round: game.picked_this_round(s),
         score_now: totals.get(s).copied().unwrap_or(0),
     });
     let discard = game
@@ -158,6 +160,7 @@ pub(crate) fn view(game: &KnightsTemplar, viewer: Viewer) -> View {
         players: game.players,
         turn: game.turn,
         round: game.round,
+        pick_order: game.pick_order(),
         stage: game.stage,
         grand_master: game.gm,
         deck_count: game.deck.len(),
@@ -240,20 +243,27 @@ pub(crate) fn scramble_hidden(game: &KnightsTemplar, viewer: Viewer, rng: &mut G
 /// The JSON of a [`View`] (what clients receive, and what every action's RFC 6902 patch is
 /// computed from) is leaner than its fields: every viewer receives the patch of every action, so
 /// one action should change as few values as possible (issue 12: the median patch of a 4-player
-/// game went from ~790 B to 314 B; what the rest would take is in `docs/performance.md`).
+/// game went from ~790 B to 314 B, then to ~190 B; `docs/performance.md`, "Bytes per patch").
 ///
 /// - Cards are bare ids: names and types are static card data (the rules texts name every card;
 ///   the type follows from the id, ids running through [`CardType::ALL`] in order).
 /// - `fate` is an object keyed by card id (values `true`): taking a card removes one key, where an
 ///   array would shift every later card. It lists the row in id order, not in flip order.
-/// - `pending` has one shape for every kind: `kind`, `seat` (the decider; absent once over) and
-///   the extras of its kind: `card` and `options` (`[seat, card]` pairs) for `target`, `cards`
-///   for `ally_choice` (its resolver only).
+/// - `pick_order` says who picks and who has picked in this round (see
+///   [`KnightsTemplar::pick_order`]): a nomination appends one seat, a finished pick changes
+///   nothing in it.
+/// - `scores` holds each seat's score if the game ended now, by seat.
+/// - `pending` has one shape for every kind: `kind`, `seat` (the decider of a `target` or an
+///   `ally_choice`) and the extras of its kind: `card` and `options` (`[seat, card]` pairs) for
+///   `target`, `cards` for `ally_choice` (its resolver only). A `pick` is the last seat's of
+///   `pick_order`, a `nominate` the `grand_master`'s, so neither carries a `seat`: each
+///   nomination and each pick then changes `kind` alone, not `kind` and `seat`.
 /// - Left out: per-type counts (the client counts the tableau's cards by their printed type),
-///   the running breakdown (the final one is in `outcome`; the running total is `score_now`), the
-///   nomination's candidates (the seats that have not picked this round), and who acts (the
-///   patch frame carries `to_act`; it is `pending.seat`). What takes the rules to work out, the
-///   score and who has picked, is sent: the client holds no rules.
+///   the running breakdown (the final one is in `outcome`), the nomination's candidates (the
+///   seats not in `pick_order`), each seat's Fate picks this turn and whether it has picked this
+///   round (both read off `round` and `pick_order`: every seat is called once per round), and
+///   who acts (the patch frame carries `to_act`). What takes the rules to work out, the score,
+///   who is called to pick and which decision is awaited, is sent: the client holds no rules.
 ///
 /// The crate's tests (`src/tests/view_json.rs`) check every derivation against these fields.
 impl Serialize for View {
@@ -407,8 +417,8 @@ pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer], memo: &mut V
 fn lean_pending(game: &KnightsTemplar, viewer: Viewer) -> LeanPending {
     let mut pending = LeanPending { kind: "over", seat: None, card: None, options: None, cards: None };
     match &game.pending {
-        Pending::Pick { seat } => (pending.kind, pending.seat) = ("pick", Some(*seat)),
-        Pending::Nominate => (pending.kind, pending.seat) = ("nominate", Some(game.gm)),
+        Pending::Pick { .. } => pending.kind = "pick",
+        Pending::Nominate => pending.kind = "nominate",
         Pending::Target { resolver, card } => {
             (pending.kind, pending.seat, pending.card) = ("target", Some(*resolver), Some(*card));
             pending.options =
@@ -612,7 +622,22 @@ fn board_ops(old: &BoardInputs, new: &BoardInputs) -> Vec<MemberOps> {
         fate_ops(&mut ops, &old.fate, &new.fate);
     }
     number(&mut ops, "grand_master", i64::from(old.gm.0), i64::from(new.gm.0));
+    if old.pick_order != new.pick_order {
+        ops.member("pick_order");
+        ops.items(
+            &old.pick_order,
+            &new.pick_order,
+            |ops, _, n| ops.replace(|out| push_number(out, n.0)),
+            |out, n| push_number(out, n.0),
+        );
+    }
     number(&mut ops, "round", i64::from(old.round), i64::from(new.round));
+    if old.totals != new.totals {
+        ops.member("scores");
+        let (old, new): (Vec<i64>, Vec<i64>) =
+            (old.totals.iter().map(|(_, t)| *t).collect(), new.totals.iter().map(|(_, t)| *t).collect());
+        ops.items(&old, &new, |ops, _, n| ops.replace(|out| push_int(out, *n)), |out, n| push_int(out, *n));
+    }
     let changed: Vec<_> = Seat::all(new.players).map(|s| (old.seat(s), new.seat(s))).filter(|(o, n)| o != n).collect();
     if !changed.is_empty() {
         ops.member("seats");
@@ -641,12 +666,6 @@ fn seat_ops(ops: &mut PatchOps, old: &LeanSeat<'_>, new: &LeanSeat<'_>) {
         }
     };
     scalar(ops, "county_vp", old.county_vp.into(), new.county_vp.into());
-    scalar(ops, "fate_picks", old.fate_picks.into(), new.fate_picks.into());
-    if old.picked_this_round != new.picked_this_round {
-        let is = new.picked_this_round;
-        ops.at_key("picked_this_round", |ops| ops.replace(|out| out.push_str(if is { "true" } else { "false" })));
-    }
-    scalar(ops, "score_now", old.score_now, new.score_now);
     ops.at_key("tableau", |ops| {
         ops.items(
             &old.tableau,
@@ -716,9 +735,11 @@ fn board_text(inputs: &BoardInputs) -> ViewText {
         round: inputs.round,
         stage: inputs.stage,
         grand_master: inputs.gm,
+        pick_order: Cow::Borrowed(&inputs.pick_order),
         deck_count: inputs.deck_count,
         fate: inputs.fate.iter().map(|c| (*c, true)).collect(),
         seats: Seat::all(inputs.players).map(|s| inputs.seat(s)).collect(),
+        scores: inputs.totals.iter().map(|(_, t)| *t).collect(),
     })
 }
 
@@ -733,8 +754,7 @@ struct BoardInputs {
     fate: Vec<Card>,
     tableaus: BySeat<Vec<Card>>,
     county_vp: BySeat<u32>,
-    fate_picks: BySeat<u32>,
-    picked: Vec<Seat>,
+    pick_order: Vec<Seat>,
     totals: BySeat<i64>,
 }
 
@@ -745,9 +765,6 @@ impl BoardInputs {
             seat: s,
             tableau: Cow::Borrowed(self.tableaus.get(s).map_or(&[][..], Vec::as_slice)),
             county_vp: self.county_vp.get(s).copied().unwrap_or(0),
-            fate_picks: self.fate_picks.get(s).copied().unwrap_or(0),
-            picked_this_round: self.picked.contains(&s),
-            score_now: self.totals.get(s).copied().unwrap_or(0),
         }
     }
 
@@ -762,8 +779,7 @@ impl BoardInputs {
             fate: game.fate.clone(),
             tableaus: game.tableaus.clone(),
             county_vp: game.county_vp.clone(),
-            fate_picks: game.fate_picks.clone(),
-            picked: game.picked.clone(),
+            pick_order: game.pick_order(),
             totals,
         }
     }
@@ -780,8 +796,7 @@ impl BoardInputs {
             && self.fate == game.fate
             && self.tableaus == game.tableaus
             && self.county_vp == game.county_vp
-            && self.fate_picks == game.fate_picks
-            && self.picked == game.picked
+            && self.pick_order == game.pick_order()
             && self.totals == *totals
     }
 }
@@ -807,9 +822,11 @@ struct LeanBoard<'a> {
     round: u32,
     stage: Stage,
     grand_master: Seat,
+    pick_order: Cow<'a, [Seat]>,
     deck_count: usize,
     fate: BTreeMap<Card, bool>,
     seats: Vec<LeanSeat<'a>>,
+    scores: Vec<i64>,
 }
 
 #[derive(Serialize)]
@@ -851,9 +868,6 @@ struct LeanSeat<'a> {
     seat: Seat,
     tableau: Cow<'a, [Card]>,
     county_vp: u32,
-    fate_picks: u32,
-    picked_this_round: bool,
-    score_now: i64,
 }
 
 #[derive(Serialize)]
@@ -880,8 +894,8 @@ impl From<&PendingView> for LeanPending {
     fn from(p: &PendingView) -> Self {
         let mut pending = LeanPending { kind: "over", seat: None, card: None, options: None, cards: None };
         match p {
-            PendingView::Pick { seat } => (pending.kind, pending.seat) = ("pick", Some(*seat)),
-            PendingView::Nominate { gm, .. } => (pending.kind, pending.seat) = ("nominate", Some(*gm)),
+            PendingView::Pick { .. } => pending.kind = "pick",
+            PendingView::Nominate { .. } => pending.kind = "nominate",
             PendingView::Target { resolver, card, options } => {
                 (pending.kind, pending.seat) = ("target", Some(*resolver));
                 pending.card = Some(card.id);
@@ -903,9 +917,6 @@ impl<'a> From<&'a View> for LeanView<'a> {
             seat: p.seat,
             tableau: Cow::Owned(p.tableau.iter().map(|c| c.id).collect()),
             county_vp: p.county_vp,
-            fate_picks: p.fate_picks,
-            picked_this_round: p.picked_this_round,
-            score_now: p.score_now,
         };
         LeanView {
             viewer: LeanViewer { viewer: v.viewer },
@@ -915,9 +926,11 @@ impl<'a> From<&'a View> for LeanView<'a> {
                 round: v.round,
                 stage: v.stage,
                 grand_master: v.grand_master,
+                pick_order: Cow::Borrowed(&v.pick_order),
                 deck_count: v.deck_count,
                 fate: v.fate.iter().map(|c| (c.id, true)).collect(),
                 seats: v.seats.iter().map(|(_, p)| seat(p)).collect(),
+                scores: v.seats.iter().map(|(_, p)| p.score_now).collect(),
             },
             discard: LeanDiscards {
                 discard: v

@@ -104,10 +104,10 @@ impl Seen {
         for viewer in Viewer::all(game.players()) {
             let view = game.view(viewer);
             self.view(&serde_json::to_value(&view).unwrap_or_default());
-            // The view JSON sends bare card ids and one `select` kind for a pick and a nomination,
-            // and leaves derived fields out; the client rebuilds the typed shape (cards with their
-            // type, `pick`/`nominate`, each seat's score now and pick flag) and labels it with
-            // these texts, so the typed parts are looked at as well.
+            // The view JSON sends bare card ids, the scores and `pick_order` at the top level, and
+            // leaves derived fields out; the client rebuilds the typed shape (cards with their
+            // type, each seat's score now, Fate picks and pick flag) and labels it with these
+            // texts, so the typed parts are looked at as well.
             let pending = serde_json::to_value(&view.pending).unwrap_or_default();
             if let Some(kind) = pending.get("kind").and_then(Value::as_str) {
                 self.steps.insert(kind.to_string());

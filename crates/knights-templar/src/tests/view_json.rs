@@ -30,40 +30,43 @@ fn check(view: &View, json: &Value, what: &str) {
     let kind = pending["kind"].as_str().expect("kind");
     let pseat = pending.get("seat").map(num);
     let gm = num(&json["grand_master"]);
+    let round = num(&json["round"]);
+    let order: Vec<u64> = json["pick_order"].as_array().expect("pick_order").iter().map(num).collect();
+    assert_eq!(order, view.pick_order.iter().map(|s| u64::from(s.0)).collect::<Vec<_>>(), "{what}: pick order");
+    // As the client reads them: while the Select Phase waits for anything but a nomination, the
+    // last seat called is still picking (it has taken its card unless the decision is `pick`).
+    let picking = (json["stage"] == "select" && kind != "nominate").then(|| order.last().copied()).flatten();
     let seats = json["seats"].as_array().expect("seats");
-    let picks = |s: u64| num(&seats[s as usize]["fate_picks"]);
+    let scores = json["scores"].as_array().expect("scores");
+    assert_eq!(seats.len(), scores.len(), "{what}: a score per seat");
     for (seat, p) in view.seats.iter() {
         let j = &seats[seat.index()];
-        assert_eq!(
-            j.as_object().map(|o| o.len()),
-            Some(6),
-            "{what}: seat, tableau, county_vp, fate_picks, picked, score"
-        );
+        assert_eq!(j.as_object().map(|o| o.len()), Some(3), "{what}: seat, tableau, county_vp");
         let ids: Vec<u64> = j["tableau"].as_array().expect("tableau").iter().map(num).collect();
         assert_eq!(ids, p.tableau.iter().map(|c| u64::from(c.id.0)).collect::<Vec<_>>(), "{what}: tableau");
         let counts: Vec<usize> =
             CardType::ALL.iter().map(|t| ids.iter().filter(|id| Card(**id as u8).kind() == *t).count()).collect();
         assert_eq!(counts, p.counts, "{what}: counts from the tableau's printed types");
-        assert_eq!(j["score_now"].as_i64(), Some(p.score_now), "{what}: score now");
-        assert_eq!(j["picked_this_round"].as_bool(), Some(p.picked_this_round), "{what}: picked");
-        assert_eq!(picks(seat.0 as u64), u64::from(p.fate_picks), "{what}: fate picks");
+        assert_eq!(scores[seat.index()].as_i64(), Some(p.score_now), "{what}: score now");
+        let s = u64::from(seat.0);
+        let called = order.contains(&s);
+        assert_eq!(called && picking != Some(s), p.picked_this_round, "{what}: picked this round");
+        let picked_now = called && !(picking == Some(s) && kind == "pick");
+        assert_eq!(round - 1 + u64::from(picked_now), u64::from(p.fate_picks), "{what}: Fate picks this turn");
     }
     match &view.pending {
         PendingView::Pick { seat } => {
-            assert_eq!((kind, pseat), ("pick", Some(seat.0 as u64)), "{what}");
+            assert_eq!((kind, pseat), ("pick", None), "{what}");
+            assert_eq!(picking, Some(u64::from(seat.0)), "{what}: the picker is the last seat called");
         }
         PendingView::Nominate { gm: by, candidates } => {
-            assert_eq!((kind, pseat), ("nominate", Some(by.0 as u64)), "{what}");
-            assert_eq!(pseat, Some(gm), "{what}: the Grand Master nominates");
-            let unpicked: Vec<Seat> = seats
-                .iter()
-                .zip(view.seats.iter())
-                .filter(|(j, _)| j["picked_this_round"] == Value::Bool(false))
-                .map(|(_, (s, _))| s)
-                .collect();
+            assert_eq!((kind, pseat), ("nominate", None), "{what}");
+            assert_eq!(u64::from(by.0), gm, "{what}: the Grand Master nominates");
+            let uncalled: Vec<Seat> =
+                view.seats.iter().map(|(s, _)| s).filter(|s| !order.contains(&u64::from(s.0))).collect();
             let mut sorted = candidates.clone();
             sorted.sort();
-            assert_eq!(sorted, unpicked, "{what}: candidates are the seats that have not picked");
+            assert_eq!(sorted, uncalled, "{what}: candidates are the seats not called yet");
         }
         PendingView::Target { resolver, card, options } => {
             assert_eq!((kind, pseat), ("target", Some(resolver.0 as u64)), "{what}");
