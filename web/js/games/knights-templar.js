@@ -39,22 +39,37 @@ function cardOf(id) {
 
 /**
  * The view as the server sends it (lean, see docs/games/knights-templar.md: bare card ids, the
- * Fate row as an object keyed by card id) expanded into what the drawing code reads: cards with
- * their names and types, the Fate row as a list, each seat's per-type counts, and who acts.
+ * Fate row as an object keyed by card id, who picks as `pick_order`, the scores by seat)
+ * expanded into what the drawing code reads: cards with their names and types, the Fate row as
+ * a list, each seat's per-type counts, score, picks and pick flag, and who acts. Exported for
+ * crates/knights-templar/tests/web_client.rs, which checks it against the engine's typed view.
  */
-function expand(view) {
+export function expand(view) {
   if (!view || Array.isArray(view.fate)) return view;
   const fate = Object.keys(view.fate || {}).map(Number).sort((a, b) => a - b).map(cardOf);
   const p = view.pending || { kind: 'over' };
-  const seat = typeof p.seat === 'number' ? p.seat : null;
-  const seats = view.seats.map((x) => ({
-    ...x,
-    tableau: x.tableau.map(cardOf),
-    // Cards of each type, counted by their printed type (the score and who has picked come
-    // from the server: the client holds no rules).
-    counts: TYPES.map((kind) => x.tableau.filter((id) => kindOf(id) === kind).length),
-  }));
-  const pending = { ...p };
+  const order = view.pick_order || [];
+  // While the Select Phase waits for anything but a nomination, the last seat called is still
+  // picking; a pick is that seat's, a nomination the Grand Master's.
+  const picking = view.stage === 'select' && p.kind !== 'nominate' && order.length ? order[order.length - 1] : null;
+  let seat = typeof p.seat === 'number' ? p.seat : null;
+  if (p.kind === 'pick') seat = picking;
+  else if (p.kind === 'nominate') seat = view.grand_master;
+  const seats = view.seats.map((x) => {
+    const called = order.includes(x.seat);
+    return {
+      ...x,
+      tableau: x.tableau.map(cardOf),
+      // Cards of each type, counted by their printed type (the score and who is called to pick
+      // come from the server: the client holds no rules).
+      counts: TYPES.map((kind) => x.tableau.filter((id) => kindOf(id) === kind).length),
+      score_now: (view.scores || [])[x.seat] || 0,
+      picked_this_round: called && x.seat !== picking,
+      // Every seat is called once per round; the seat still to take its card has not picked.
+      fate_picks: Math.max(0, (view.round || 1) - 1) + (called && !(x.seat === picking && p.kind === 'pick') ? 1 : 0),
+    };
+  });
+  const pending = { ...p, seat };
   if (p.kind === 'nominate') pending.gm = seat;
   if (typeof p.card === 'number') pending.card = cardOf(p.card);
   if (Array.isArray(p.options)) pending.options = p.options.map(([s, id]) => [s, cardOf(id)]);
