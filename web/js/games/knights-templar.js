@@ -32,6 +32,20 @@ function kindOf(id) {
   return null;
 }
 
+/** Room for a line of a player's plate: from its text's left edge to the plate's right edge, less a margin. */
+const PLATE_LINE = 156;
+
+/**
+ * A line of a player's plate, kept inside the plate whatever the language: a smaller font down to
+ * 9px, then squeezed to the room (the tableau's cards start just right of the plate).
+ */
+function plateLine(x, y, text, size, attrs = {}) {
+  let px = size;
+  while (px > 9 && textWidth(text, px) > PLATE_LINE) px -= 1;
+  const squeeze = textWidth(text, px) > PLATE_LINE ? { textLength: PLATE_LINE, lengthAdjust: 'spacingAndGlyphs' } : {};
+  return label(x, y, text, { ...attrs, 'font-size': px, ...squeeze });
+}
+
 /** A card id as the drawing code uses it, with its type; names come from the rules texts ("card 12" until they load). */
 function cardOf(id) {
   return { id, kind: kindOf(id), name: t('kt.card_n', { id }) };
@@ -271,9 +285,9 @@ export default {
         s('circle', { cx: x0 + 24, cy: y + 18, r: 8, fill: c.color(p.seat), stroke: '#1b1b1b' }),
         seatMark(x0 + 24, y + 18, 4, p.seat),
         label(x0 + 36, y + 18, short(c.name(p.seat), gm ? 10 : 17), { 'font-weight': 'bold', 'font-size': 14 }),
-        label(x0 + 18, y + 42, t('kt.score_now', { n: formatNumber(p.score_now) }), { 'font-size': 12 }),
-        label(x0 + 18, y + 60, t('kt.county_picks', { vp: formatNumber(p.county_vp), picks: formatNumber(p.fate_picks) }), { 'font-size': 11, fill: '#7a6a58' }),
-        p.picked_this_round ? label(x0 + 18, y + 77, `✓ ${t('kt.picked')}`, { 'font-size': 11, fill: '#2f6b3a' }) : null);
+        plateLine(x0 + 18, y + 42, t('kt.score_now', { n: formatNumber(p.score_now) }), 12),
+        plateLine(x0 + 18, y + 60, t('kt.county_picks', { vp: formatNumber(p.county_vp), picks: formatNumber(p.fate_picks) }), 11, { fill: '#7a6a58' }),
+        p.picked_this_round ? plateLine(x0 + 18, y + 77, `✓ ${t('kt.picked')}`, 11, { fill: '#2f6b3a' }) : null);
       if (gm) {
         // Top right, beside a name shortened to make room: the lines below keep the plate's width.
         plate.append(c.term(s('g', {}, s('rect', { x: x0 + 128, y: y + 6, width: 44, height: 24, rx: 5, fill: '#8b1e1e' }),

@@ -339,7 +339,7 @@ export default {
   "kt.face_down": "verdeckt",
   "kt.keep_one_ally": "Einen Verbündeten behalten:",
   "kt.score_now": "Aktueller Stand: {n}",
-  "kt.county_picks": "Grafschaftspunkte {vp} · genommen {picks}",
+  "kt.county_picks": "Grafschafts-SP {vp} · gewählt {picks}",
   "kt.picked": "hat in dieser Runde gewählt",
   "kt.gm": "GM",
   "kt.no_cards": "Noch keine Karten im Spiel",
