@@ -193,11 +193,13 @@ impl KnightsTemplar {
     /// everyone before it has picked. A game that ended on a Fate pick (five Downfall cards)
     /// ends with its picker last.
     pub fn pick_order(&self) -> Vec<Seat> {
-        let mut order = self.picked.clone();
-        if matches!(self.stage, Stage::Select | Stage::Over) && !self.picked.contains(&self.picker) {
-            order.push(self.picker);
-        }
-        order
+        self.pick_order_seats().collect()
+    }
+
+    /// [`Self::pick_order`] without building a list (the view memo compares it at every action).
+    pub(crate) fn pick_order_seats(&self) -> impl Iterator<Item = Seat> + '_ {
+        let picking = matches!(self.stage, Stage::Select | Stage::Over) && !self.picked.contains(&self.picker);
+        self.picked.iter().copied().chain(picking.then_some(self.picker))
     }
 
     /// Whether `seat` has made its Fate pick in this round: taken its card and resolved it, or

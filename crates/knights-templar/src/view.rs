@@ -634,9 +634,12 @@ fn board_ops(old: &BoardInputs, new: &BoardInputs) -> Vec<MemberOps> {
     number(&mut ops, "round", i64::from(old.round), i64::from(new.round));
     if old.totals != new.totals {
         ops.member("scores");
-        let (old, new): (Vec<i64>, Vec<i64>) =
-            (old.totals.iter().map(|(_, t)| *t).collect(), new.totals.iter().map(|(_, t)| *t).collect());
-        ops.items(&old, &new, |ops, _, n| ops.replace(|out| push_int(out, *n)), |out, n| push_int(out, *n));
+        ops.items(
+            &old.totals.0,
+            &new.totals.0,
+            |ops, _, n| ops.replace(|out| push_int(out, *n)),
+            |out, n| push_int(out, *n),
+        );
     }
     let changed: Vec<_> = Seat::all(new.players).map(|s| (old.seat(s), new.seat(s))).filter(|(o, n)| o != n).collect();
     if !changed.is_empty() {
@@ -739,7 +742,7 @@ fn board_text(inputs: &BoardInputs) -> ViewText {
         deck_count: inputs.deck_count,
         fate: inputs.fate.iter().map(|c| (*c, true)).collect(),
         seats: Seat::all(inputs.players).map(|s| inputs.seat(s)).collect(),
-        scores: inputs.totals.iter().map(|(_, t)| *t).collect(),
+        scores: Cow::Borrowed(&inputs.totals.0),
     })
 }
 
@@ -796,7 +799,7 @@ impl BoardInputs {
             && self.fate == game.fate
             && self.tableaus == game.tableaus
             && self.county_vp == game.county_vp
-            && self.pick_order == game.pick_order()
+            && self.pick_order.iter().copied().eq(game.pick_order_seats())
             && self.totals == *totals
     }
 }
@@ -826,7 +829,7 @@ struct LeanBoard<'a> {
     deck_count: usize,
     fate: BTreeMap<Card, bool>,
     seats: Vec<LeanSeat<'a>>,
-    scores: Vec<i64>,
+    scores: Cow<'a, [i64]>,
 }
 
 #[derive(Serialize)]
@@ -930,7 +933,7 @@ impl<'a> From<&'a View> for LeanView<'a> {
                 deck_count: v.deck_count,
                 fate: v.fate.iter().map(|c| (c.id, true)).collect(),
                 seats: v.seats.iter().map(|(_, p)| seat(p)).collect(),
-                scores: v.seats.iter().map(|(_, p)| p.score_now).collect(),
+                scores: Cow::Owned(v.seats.iter().map(|(_, p)| p.score_now).collect()),
             },
             discard: LeanDiscards {
                 discard: v
