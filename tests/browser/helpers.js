@@ -180,10 +180,13 @@ export async function phoneMetrics(page) {
   });
 }
 
-/** The player of `page` opens the same game in a phone-sized browser: its metrics and a screenshot. */
-export async function phoneView(page, name) {
+/**
+ * The player of `page` opens the same game in a phone-sized browser (in `locale`'s language when
+ * given): its metrics and a screenshot.
+ */
+export async function phoneView(page, name, { locale } = {}) {
   const state = await page.context().storageState();
-  const context = await page.context().browser().newContext({ viewport: PHONE, storageState: state, isMobile: true, hasTouch: true });
+  const context = await page.context().browser().newContext({ viewport: PHONE, storageState: state, isMobile: true, hasTouch: true, ...(locale ? { locale } : {}) });
   const phone = await context.newPage();
   const errors = [];
   phone.on('pageerror', (e) => errors.push(e));

@@ -4,7 +4,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, BASE, quickGame, openTable, playToEnd, coveredLabels } from './helpers.js';
+import { launch, BASE, quickGame, openTable, playToEnd, coveredLabels, screenshot, phoneView, MIN_PHONE_TEXT } from './helpers.js';
 import { axeProblems } from './axe.js';
 
 let browser;
@@ -131,7 +131,27 @@ test('in a German browser every screen is German, and the language switch is rem
   // A finished game: its result, and its replay.
   const id = await quickGame(page, 'knights-templar', 2);
   await openTable(page, id);
-  await playToEnd([page], { seed: 11, maxMs: 150000 });
+  // Every few moves the German board is looked at again: which labels are drawn depends on the
+  // position (a seat that has picked, a tableau in front of a plate's longest line).
+  const covered = [];
+  let phone = null;
+  await playToEnd([page], {
+    seed: 11,
+    maxMs: 150000,
+    onMove: async (n) => {
+      if (n % 3 === 0) covered.push(...(await coveredLabels(page)).map((c) => `move ${n}: ${c}`));
+      if (n === 9) {
+        await screenshot(page, 'knights-templar-de-desktop');
+        phone = await phoneView(page, 'knights-templar-de-phone', { locale: 'de-DE' });
+      }
+    },
+  });
+  assert.deepEqual(covered, [], 'no label of the German board is drawn over during the game');
+  assert.ok(phone, 'the German table was opened on a phone');
+  assert.ok(phone.overflow <= 1, `the German phone page does not scroll sideways (${phone.overflow}px)`);
+  assert.ok(phone.smallest >= MIN_PHONE_TEXT,
+    `the German board's text is readable on a phone: "${phone.smallestText}" is drawn at ${phone.smallest.toFixed(1)}px`);
+  assert.deepEqual(phone.errors, [], 'no script errors on the German phone');
   await page.waitForSelector('[data-testid="result"] [data-testid="breakdown"]');
   assert.match(await page.textContent('[data-testid="status"]'), /Spielende/);
   assert.deepEqual(await englishLeft(page, 'knights-templar'), [], 'the result');
