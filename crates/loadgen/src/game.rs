@@ -12,21 +12,25 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
-use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 pub type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
-/// The fields of a server message the load generator reads; the rest (the view, the patch
-/// itself, events) is skipped without being built, so that the generator stays cheap.
+/// The fields of a server message the load generator reads, borrowed from the frame's text; the
+/// rest (the view, the patch itself, events) is skipped without being built, and nothing is
+/// allocated but the legal actions of a seat that has any, so that the generator stays cheap.
 #[derive(Deserialize)]
-struct Msg {
-    #[serde(rename = "type")]
-    kind: String,
+struct Msg<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: &'a str,
     version: Option<u64>,
     seat: Option<u64>,
-    to_act: Option<Vec<u64>>,
-    legal_actions: Option<Vec<Box<serde_json::value::RawValue>>>,
+    /// The seats the game waits for, as a bit set (seats 0 to 63).
+    #[serde(default, deserialize_with = "seat_bits")]
+    to_act: Option<u64>,
+    #[serde(borrow)]
+    legal_actions: Option<&'a serde_json::value::RawValue>,
     outcome: Option<serde::de::IgnoredAny>,
     /// The size of the RFC 6902 patch itself, in bytes (the frame also carries events, legal
     /// actions and who acts).
@@ -39,28 +43,68 @@ fn raw_len<'de, D: serde::Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
     Ok(raw.get().len())
 }
 
+fn seat_bits<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    struct Bits;
+    impl<'de> serde::de::Visitor<'de> for Bits {
+        type Value = Option<u64>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a list of seats")
+        }
+        fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            let mut bits = 0u64;
+            while let Some(seat) = seq.next_element::<u64>()? {
+                if seat >= 64 {
+                    return Err(serde::de::Error::custom(format!("seat {seat} is beyond 63")));
+                }
+                bits |= 1 << seat;
+            }
+            Ok(Some(bits))
+        }
+    }
+    d.deserialize_any(Bits)
+}
+
 struct Player {
     ws: Socket,
     seat: u64,
     version: u64,
-    to_act: Vec<u64>,
-    legal: Vec<Box<serde_json::value::RawValue>>,
+    /// The seats the game waits for, as a bit set.
+    to_act: u64,
+    /// The seat's legal actions, as the JSON array the server sent (empty when it has none).
+    legal: String,
     over: bool,
 }
 
 impl Player {
-    fn absorb(&mut self, msg: Msg) {
+    fn absorb(&mut self, msg: Msg<'_>) {
         if msg.kind == "snapshot" || msg.kind == "patch" {
             self.version = msg.version.unwrap_or(self.version);
-            self.to_act = msg.to_act.unwrap_or_default();
-            self.legal = msg.legal_actions.unwrap_or_default();
+            self.to_act = msg.to_act.unwrap_or(0);
+            self.legal.clear();
+            if let Some(legal) = msg.legal_actions.map(|l| l.get()).filter(|l| *l != "[]") {
+                self.legal.push_str(legal);
+            }
             self.over = msg.outcome.is_some();
         }
     }
 
     fn to_move(&self) -> bool {
-        !self.over && self.to_act.contains(&self.seat) && !self.legal.is_empty()
+        !self.over && self.seat < 64 && self.to_act & (1 << self.seat) != 0 && !self.legal.is_empty()
     }
+
+    /// One of the seat's legal actions, chosen by `rng`.
+    fn choose(&self, rng: &mut GameRng) -> anyhow::Result<String> {
+        choose_legal(&self.legal, rng)
+    }
+}
+
+/// One action of the JSON array `legal`, chosen by `rng`, as its JSON text.
+fn choose_legal(legal: &str, rng: &mut GameRng) -> anyhow::Result<String> {
+    let legal: Vec<&serde_json::value::RawValue> = serde_json::from_str(legal).context("legal actions")?;
+    Ok(rng.choose(&legal).context("legal action")?.get().to_string())
 }
 
 /// POSTs `body` as JSON and returns the JSON answer.
@@ -112,33 +156,34 @@ fn rate_limited(error: &anyhow::Error) -> bool {
         || error.downcast_ref::<Refused>().is_some_and(|r| r.status == reqwest::StatusCode::TOO_MANY_REQUESTS)
 }
 
-/// The next text frame, as its bytes.
-pub async fn recv_text(ws: &mut Socket) -> anyhow::Result<String> {
+/// The next text frame, as its bytes (shared with the socket's buffer, not copied).
+pub async fn recv_text(ws: &mut Socket) -> anyhow::Result<Utf8Bytes> {
     loop {
         let frame = tokio::time::timeout(Duration::from_secs(30), ws.next())
             .await
             .context("no message for 30 s")?
             .context("socket closed")??;
         if let Message::Text(text) = frame {
-            return Ok(text.as_str().to_string());
+            return Ok(text);
         }
     }
 }
 
-/// The next message and its size; an `error` from the server ends the slot (the load generator
-/// only sends legal actions at the current version, so any refusal is a finding), except a rate
-/// limit's, which ends the game (see [`slot`]).
-async fn recv(ws: &mut Socket, stats: &Stats) -> anyhow::Result<(Msg, usize)> {
-    let text = recv_text(ws).await?;
+/// The next message (read from `text`, which `recv` fills) and its size; an `error` from the
+/// server ends the slot (the load generator only sends legal actions at the current version, so
+/// any refusal is a finding), except a rate limit's, which ends the game (see [`slot`]).
+async fn recv<'t>(ws: &mut Socket, stats: &Stats, text: &'t mut Utf8Bytes) -> anyhow::Result<(Msg<'t>, usize)> {
+    *text = recv_text(ws).await?;
+    let text: &'t str = text.as_str();
     if stats.shown.load(std::sync::atomic::Ordering::Relaxed) < stats.show_frames && text.contains(r#""type":"patch""#)
     {
         stats.shown.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         eprintln!("{text}");
     }
-    let msg: Msg = serde_json::from_str(&text).with_context(|| format!("unreadable message {text}"))?;
+    let msg: Msg<'t> = serde_json::from_str(text).with_context(|| format!("unreadable message {text}"))?;
     if msg.kind == "error" {
         if text.contains(r#""code":"proto/rate_limited""#) {
-            return Err(Throttled(text).into());
+            return Err(Throttled(text.to_string()).into());
         }
         stats.rejected.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         bail!("refused: {text}");
@@ -223,12 +268,13 @@ async fn new_game(
         let ws_url = &ws_urls[(i + offset) % ws_urls.len()];
         let mut ws = connect(ws_url, Some(token)).await?;
         ws.send(Message::text(json!({"type": "subscribe", "game": game}).to_string())).await?;
-        let (snapshot, _) = recv(&mut ws, stats).await?;
+        let mut text = Utf8Bytes::default();
+        let (snapshot, _) = recv(&mut ws, stats, &mut text).await?;
         if snapshot.kind != "snapshot" {
             bail!("expected a snapshot, got a {}", snapshot.kind);
         }
-        let mut player =
-            Player { ws, seat: snapshot.seat.unwrap_or(0), version: 0, to_act: vec![], legal: vec![], over: false };
+        let seat = snapshot.seat.unwrap_or(0);
+        let mut player = Player { ws, seat, version: 0, to_act: 0, legal: String::new(), over: false };
         player.absorb(snapshot);
         players.push(player);
     }
@@ -299,10 +345,11 @@ async fn play(
     mut players: Vec<Player>,
 ) -> anyhow::Result<()> {
     let mut sizes = Vec::with_capacity(players.len());
+    let mut text = Utf8Bytes::default();
     while Instant::now() < deadline {
         let movers: Vec<usize> = (0..players.len()).filter(|i| players[*i].to_move()).collect();
         let Some(&mover) = rng.choose(&movers) else { break };
-        let action = rng.choose(&players[mover].legal).context("legal action")?.get().to_string();
+        let action = players[mover].choose(rng)?;
         let version = players[mover].version;
         let msg = format!(r#"{{"type":"action","game":"{game}","version":{version},"action":{action},"req":1}}"#);
         let sent = Instant::now();
@@ -312,8 +359,8 @@ async fn play(
         let (mut own_patch, mut ack) = (None, None);
         let p = &mut players[mover];
         while ack.is_none() {
-            let (msg, size) = recv(&mut p.ws, stats).await?;
-            match msg.kind.as_str() {
+            let (msg, size) = recv(&mut p.ws, stats, &mut text).await?;
+            match msg.kind {
                 "ack" => ack = Some(Instant::now()),
                 "patch" if msg.version.is_some_and(|v| v > version) => {
                     own_patch = Some(Instant::now());
@@ -330,7 +377,7 @@ async fn play(
                 continue;
             }
             loop {
-                let (msg, size) = recv(&mut p.ws, stats).await?;
+                let (msg, size) = recv(&mut p.ws, stats, &mut text).await?;
                 let done = msg.kind == "patch" && msg.version.is_some_and(|v| v > version);
                 let patch_len = msg.patch_len as u64;
                 p.absorb(msg);
@@ -357,4 +404,39 @@ async fn play(
         let _ = p.ws.close(None).await;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PATCH: &str = r#"{"type":"patch","game":"g","version":7,"seat":3,"patch":[{"op":"replace","path":"/deck_count","value":84}],"events":[{"data":{"type":"picked","seat":3},"text":"a \"quoted\" name","private":false}],"to_act":[0,3],"legal_actions":[{"type":"keep","card":72},{"type":"keep","card":36}],"seed":null,"outcome":null}"#;
+
+    #[test]
+    fn a_patch_frame_is_read_without_building_what_the_generator_does_not_use() {
+        let msg: Msg<'_> = serde_json::from_str(PATCH).expect("a patch frame");
+        assert_eq!((msg.kind, msg.version, msg.seat), ("patch", Some(7), Some(3)));
+        assert_eq!(msg.to_act, Some(0b1001), "seats 0 and 3");
+        assert_eq!(msg.patch_len, r#"[{"op":"replace","path":"/deck_count","value":84}]"#.len());
+        assert!(msg.outcome.is_none(), "a null outcome is no outcome");
+        let legal = msg.legal_actions.expect("legal actions").get();
+        assert_eq!(legal, r#"[{"type":"keep","card":72},{"type":"keep","card":36}]"#);
+        let mut rng = GameRng::from_u64(1);
+        let chosen: Vec<String> = (0..32).map(|_| choose_legal(legal, &mut rng).expect("an action")).collect();
+        for action in [r#"{"type":"keep","card":72}"#, r#"{"type":"keep","card":36}"#] {
+            assert!(chosen.iter().any(|c| c == action), "{action} is chosen sometimes");
+        }
+        assert!(chosen.iter().all(|c| c.contains(r#""type":"keep""#)));
+        assert!(choose_legal("[]", &mut rng).is_err(), "no legal action to choose");
+
+        let over = PATCH
+            .replace(r#""outcome":null"#, r#""outcome":{"winners":[1]}"#)
+            .replace(r#""to_act":[0,3]"#, r#""to_act":[]"#);
+        let msg: Msg<'_> = serde_json::from_str(&over).expect("a final patch");
+        assert!(msg.outcome.is_some());
+        assert_eq!(msg.to_act, Some(0));
+        let ack: Msg<'_> = serde_json::from_str(r#"{"type":"ack","req":1,"game":"g","version":8}"#).expect("an ack");
+        assert_eq!((ack.kind, ack.to_act, ack.patch_len), ("ack", None, 0));
+        assert!(serde_json::from_str::<Msg<'_>>(&PATCH.replace("[0,3]", "[64]")).is_err(), "seat 64 does not fit");
+    }
 }
