@@ -50,7 +50,9 @@ fn row(game: &GameId, seq: u64) -> ActionRow {
         game: game.clone(),
         seq,
         seat: Seat((seq % 2) as u8),
-        action: serde_json::value::to_raw_value(&json!({"step": seq})).unwrap(),
+        // Text a store must give back byte for byte: quotes, backslashes, escapes, non-ASCII.
+        action: serde_json::value::to_raw_value(&json!({"step": seq, "say": "a \"quoted\" \\ é ☃ 🜲\n\u{1}\u{0}"}))
+            .unwrap(),
         hash: StateHash(format!("h{seq}")),
         outcome: None,
         // The second move is one the turn clock made: the flag must come back as stored.
