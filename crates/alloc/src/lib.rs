@@ -73,8 +73,9 @@ const PURGE_DELAY: mi::mi_option_t = 15;
 ///
 /// mimalloc's default is one second. A server under steady load frees and reuses memory all
 /// the time: a page handed back after a second is soon touched again, and with transparent huge
-/// pages each such touch faults in and zeroes 2 MiB. Under 200 saturated games that was 5-7% of
-/// the server's CPU (docs/performance.md); with ten seconds it is gone, and memory a quiet
+/// pages each such touch faults in and zeroes 2 MiB. With ten seconds the server's minor page
+/// faults under 200 saturated games fell from 0.012-0.034 to 0.001 per action; the CPU this
+/// saves was not measurable above the machine's noise (docs/performance.md). Memory a quiet
 /// server no longer needs still goes back to the OS ten seconds later.
 pub fn purge_freed_memory_after(delay: std::time::Duration) {
     let ms = std::ffi::c_long::try_from(delay.as_millis()).unwrap_or(std::ffi::c_long::MAX);
