@@ -4,7 +4,7 @@ use super::{int, opt_text, text, Backend, Store, StoreError};
 use crate::ids::{now_ms, AccountId};
 use serde::{Deserialize, Serialize};
 use sqlx::any::AnyRow;
-use sqlx::AnyConnection;
+use sqlx::{AnyConnection, Connection};
 
 /// What kind of account.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -107,7 +107,8 @@ impl Store {
                 .map_err(StoreError::from_insert)?;
             }
             (Some(hash), Backend::Sqlite) => {
-                let mut tx = self.pool().begin().await?;
+                let mut lease = self.pool().acquire().await?;
+                let mut tx = lease.begin().await?;
                 account(INSERT_ACCOUNT).execute(&mut *tx).await.map_err(StoreError::from_insert)?;
                 sqlx::query("insert into tokens (hash, account_id, created_at) values ($1, $2, $3)")
                     .bind(hash)
@@ -116,6 +117,7 @@ impl Store {
                     .execute(&mut *tx)
                     .await?;
                 tx.commit().await?;
+                lease.keep();
             }
         }
         Ok(Account { id, name: name.to_string(), kind })
@@ -190,7 +192,8 @@ impl Store {
     /// # Errors
     /// When the database fails.
     pub async fn revoke_all_tokens(&self, account: &AccountId) -> Result<Vec<String>, StoreError> {
-        let mut tx = self.pool().begin().await?;
+        let mut lease = self.pool().acquire().await?;
+        let mut tx = lease.begin().await?;
         let rows = sqlx::query("select hash from tokens where account_id = $1 and revoked_at is null")
             .bind(account.as_str())
             .fetch_all(&mut *tx)
@@ -202,6 +205,7 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         tx.commit().await?;
+        lease.keep();
         Ok(hashes)
     }
 

@@ -280,7 +280,8 @@ impl Store {
     /// # Errors
     /// When the database fails.
     pub async fn start_game(&self, game: &NewGame, lobby: Option<&LobbyRecord>) -> Result<(), StoreError> {
-        let mut tx = self.pool().begin().await?;
+        let mut lease = self.pool().acquire().await?;
+        let mut tx = lease.begin().await?;
         sqlx::query(
             "insert into games (id, lobby_id, game, engine_version, options, seats, bots, public, invite_code, \
              turn_seconds, seed, seed_commitment, initial_hash, status, created_at) \
@@ -324,6 +325,7 @@ impl Store {
                 .await?;
         }
         tx.commit().await?;
+        lease.keep();
         Ok(())
     }
 
@@ -436,8 +438,10 @@ impl Store {
         rows: impl IntoIterator<Item = &'a ActionRow>,
         fence: Option<&Fence<'_>>,
     ) -> Result<(), StoreError> {
-        let mut conn = self.pool().acquire().await?;
-        Store::append_actions_on(&mut conn, rows, fence).await
+        let mut lease = self.pool().acquire().await?;
+        Store::append_actions_on(&mut lease, rows, fence).await?;
+        lease.keep();
+        Ok(())
     }
 
     /// [`Store::append_actions_fenced`] on `conn` (the writer keeps one connection for its

@@ -5,7 +5,7 @@ use super::{int, json, text, Account, Store, StoreError};
 use crate::ids::{now_ms, AccountId, LobbyId};
 use crate::lobby::LobbyStatus;
 use serde_json::Value;
-use sqlx::AnyConnection;
+use sqlx::{AnyConnection, Connection};
 
 /// A stored lobby.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,7 +41,10 @@ impl Store {
     /// # Errors
     /// When the database fails.
     pub async fn insert_lobby(&self, lobby: &LobbyRecord) -> Result<(), StoreError> {
-        insert_lobby_on(&mut *self.pool().acquire().await?, lobby).await
+        let mut lease = self.pool().acquire().await?;
+        insert_lobby_on(&mut lease, lobby).await?;
+        lease.keep();
+        Ok(())
     }
 
     /// Saves a lobby's new state with the accounts of the `bots` it newly seats, in one commit;
@@ -57,9 +60,13 @@ impl Store {
         bots: &[Account],
     ) -> Result<bool, StoreError> {
         if bots.is_empty() {
-            return update_lobby_on(&mut *self.pool().acquire().await?, lobby, expected).await;
+            let mut lease = self.pool().acquire().await?;
+            let written = update_lobby_on(&mut lease, lobby, expected).await?;
+            lease.keep();
+            return Ok(written);
         }
-        let mut tx = self.pool().begin().await?;
+        let mut lease = self.pool().acquire().await?;
+        let mut tx = lease.begin().await?;
         for bot in bots {
             insert_bot_on(&mut tx, bot).await?;
         }
@@ -68,6 +75,7 @@ impl Store {
             return Ok(false);
         }
         tx.commit().await?;
+        lease.keep();
         Ok(true)
     }
 

@@ -6,6 +6,7 @@
 
 mod accounts;
 mod chat;
+mod conns;
 mod games;
 mod leases;
 mod lobbies;
@@ -22,7 +23,7 @@ pub use profiles::PlayedGame;
 pub use ratings::RatingRow;
 
 use sqlx::any::{AnyPoolOptions, AnyRow};
-use sqlx::{AnyPool, Executor, Row};
+use sqlx::{Executor, Row};
 use std::time::Duration;
 
 /// Why a store operation failed.
@@ -76,7 +77,7 @@ pub enum Backend {
 /// A handle to the store (cheap to clone).
 #[derive(Clone, Debug)]
 pub struct Store {
-    pool: AnyPool,
+    conns: conns::Conns,
     backend: Backend,
 }
 
@@ -127,7 +128,7 @@ impl Store {
             }
         };
         MIGRATOR.run(&pool).await?;
-        Ok(Store { pool, backend })
+        Ok(Store { conns: conns::Conns::new(pool), backend })
     }
 
     /// Which database this is.
@@ -140,17 +141,18 @@ impl Store {
     /// # Errors
     /// When it does not.
     pub async fn ping(&self) -> Result<(), StoreError> {
-        sqlx::query("select 1").execute(&self.pool).await?;
+        sqlx::query("select 1").execute(&self.conns).await?;
         Ok(())
     }
 
     /// Closes every connection, waiting for those in use.
     pub async fn close(&self) {
-        self.pool.close().await;
+        self.conns.close().await;
     }
 
-    pub(crate) fn pool(&self) -> &AnyPool {
-        &self.pool
+    /// The connections every store call runs on (see [`conns`]).
+    pub(crate) fn pool(&self) -> &conns::Conns {
+        &self.conns
     }
 }
 

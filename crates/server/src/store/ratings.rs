@@ -6,7 +6,7 @@ use crate::ids::{now_ms, AccountId, GameId};
 use crate::ratings::{after_game, Rating};
 use game_core::Outcome;
 use serde::Serialize;
-use sqlx::{AnyConnection, Row};
+use sqlx::{AnyConnection, Connection, Row};
 
 /// One line of a leaderboard or a profile.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -154,7 +154,8 @@ impl Store {
     /// # Errors
     /// When the database fails or a stored outcome is unreadable (nothing changes then).
     pub async fn rebuild_ratings(&self) -> Result<usize, StoreError> {
-        let mut tx = self.pool().begin().await?;
+        let mut lease = self.pool().acquire().await?;
+        let mut tx = lease.begin().await?;
         sqlx::query("delete from ratings").execute(&mut *tx).await?;
         let games = sqlx::query(
             "select id, outcome from games where status = 'finished' and outcome is not null \
@@ -168,6 +169,7 @@ impl Store {
             rate_game(&mut tx, &GameId(text(row, "id")?), &outcome).await?;
         }
         tx.commit().await?;
+        lease.keep();
         Ok(games.len())
     }
 }

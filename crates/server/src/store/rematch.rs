@@ -4,6 +4,7 @@ use super::accounts::insert_bot_on;
 use super::lobbies::insert_lobby_on;
 use super::{text, Account, LobbyRecord, Store, StoreError};
 use crate::ids::{now_ms, GameId, LobbyId};
+use sqlx::Connection;
 
 impl Store {
     /// Stores `lobby` as the rematch of `game`, with the accounts of the `bots` seated in it, all
@@ -18,7 +19,8 @@ impl Store {
         lobby: &LobbyRecord,
         bots: &[Account],
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool().begin().await?;
+        let mut lease = self.pool().acquire().await?;
+        let mut tx = lease.begin().await?;
         for bot in bots {
             insert_bot_on(&mut tx, bot).await?;
         }
@@ -31,6 +33,7 @@ impl Store {
             .await
             .map_err(StoreError::from_insert)?;
         tx.commit().await?;
+        lease.keep();
         Ok(())
     }
 

@@ -15,9 +15,9 @@
 //!   with [`AppendError::Unavailable`] (rather than each waiting out the pool's timeout in turn),
 //!   probes it in the background, and takes appends again as soon as it answers.
 
+use super::conns::Lease;
 use super::{ActionRow, LeaseBook, Store, StoreError};
-use sqlx::pool::PoolConnection;
-use sqlx::{Any, AnyConnection};
+use sqlx::AnyConnection;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -144,14 +144,11 @@ fn unreachable(e: &StoreError) -> bool {
     e.is_unreachable()
 }
 
-/// The writer's own connection, taken from the pool when there is none (the pool tests it then),
-/// waiting at most [`RECONNECT`] for it.
-async fn connection<'a>(
-    store: &Store,
-    slot: &'a mut Option<PoolConnection<Any>>,
-) -> Result<&'a mut AnyConnection, StoreError> {
+/// The writer's own connection, taken from the store's connections when there is none (one
+/// that waited a second or more is tested first), waiting at most [`RECONNECT`] for it.
+async fn connection<'a>(store: &Store, slot: &'a mut Option<Lease>) -> Result<&'a mut AnyConnection, StoreError> {
     if slot.is_none() {
-        let taken = tokio::time::timeout(RECONNECT, store.pool().acquire()).await;
+        let taken = tokio::time::timeout(RECONNECT, store.pool().take_owned()).await;
         *slot = Some(taken.map_err(|_| StoreError::Db(sqlx::Error::PoolTimedOut))??);
     }
     slot.as_deref_mut().ok_or(StoreError::Db(sqlx::Error::PoolClosed))
@@ -163,7 +160,7 @@ async fn connection<'a>(
 async fn reconnects(store: &Store) -> bool {
     let live = async {
         loop {
-            let Ok(mut conn) = store.pool().acquire().await else { return false };
+            let Ok(mut conn) = store.pool().take_owned().await else { return false };
             if sqlx::Connection::ping(&mut *conn).await.is_ok() {
                 return true;
             }
@@ -178,7 +175,7 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Append>, health: Health, lease
     // Kept between batches: a connection taken from the pool per batch costs a round trip (the
     // pool's test) and a hand-back. After any failure it goes back, and the next batch takes
     // a tested one.
-    let mut conn: Option<PoolConnection<Any>> = None;
+    let mut conn: Option<Lease> = None;
     while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
         if health.is_down() {
             for append in batch.drain(..) {
