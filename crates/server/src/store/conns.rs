@@ -35,12 +35,12 @@ const TEST_AFTER: Duration = Duration::from_secs(1);
 /// The pool and the connections kept from it (cheap to clone).
 #[derive(Clone, Debug)]
 pub(crate) struct Conns {
-    pool: AnyPool,
     kept: Arc<Kept>,
 }
 
 #[derive(Debug)]
 struct Kept {
+    pool: AnyPool,
     /// Connections free to use, the most recently used last, with when each was kept.
     stack: Mutex<Vec<(PoolConnection<Any>, Instant)>>,
     /// Connections out of sqlx's pool: kept here or in use.
@@ -58,8 +58,14 @@ impl Kept {
         self.stack.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// One connection went back to sqlx's pool (or was closed): room for another.
-    fn handed_back(&self) {
+    /// Hands `conn` back to sqlx's pool (which tests it) or closes it, as it was marked: room
+    /// for another.
+    fn hand_back(&self, conn: PoolConnection<Any>) {
+        drop(conn);
+        self.room_freed();
+    }
+
+    fn room_freed(&self) {
         self.out.fetch_sub(1, Ordering::AcqRel);
         self.changed.notify_one();
     }
@@ -74,7 +80,7 @@ struct Room<'a> {
 impl Drop for Room<'_> {
     fn drop(&mut self) {
         if !self.taken {
-            self.kept.handed_back();
+            self.kept.room_freed();
         }
     }
 }
@@ -82,14 +88,14 @@ impl Drop for Room<'_> {
 impl Conns {
     pub(crate) fn new(pool: AnyPool) -> Conns {
         let most = pool.options().get_max_connections() as usize;
-        let kept = Kept { stack: Mutex::default(), out: AtomicUsize::new(0), most, changed: Notify::new() };
-        Conns { pool, kept: Arc::new(kept) }
+        let kept = Kept { pool, stack: Mutex::default(), out: AtomicUsize::new(0), most, changed: Notify::new() };
+        Conns { kept: Arc::new(kept) }
     }
 
     /// sqlx's pool itself, for the tests: everything else goes through [`Conns::acquire`].
     #[cfg(test)]
     fn pool(&self) -> &AnyPool {
-        &self.pool
+        &self.kept.pool
     }
 
     /// A connection for a piece of work; call [`Lease::keep`] when the work succeeded.
@@ -109,7 +115,7 @@ impl Conns {
             if self.kept.out.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| (n < most).then_some(n + 1)).is_ok()
             {
                 let mut room = Room { kept: &self.kept, taken: false };
-                let conn = self.pool.acquire().await?;
+                let conn = self.kept.pool.acquire().await?;
                 room.taken = true;
                 return Ok(self.lease(conn));
             }
@@ -117,16 +123,8 @@ impl Conns {
         }
     }
 
-    /// A connection to hold on to (the writer's own): [`Conns::acquire`] under another name.
-    ///
-    /// # Errors
-    /// As [`Conns::acquire`].
-    pub(crate) async fn take_owned(&self) -> Result<Lease, sqlx::Error> {
-        self.acquire().await
-    }
-
     fn lease(&self, conn: PoolConnection<Any>) -> Lease {
-        Lease { kept: Arc::clone(&self.kept), closed: self.pool.clone(), conn: Some(conn) }
+        Lease { kept: Arc::clone(&self.kept), conn: Some(conn) }
     }
 
     /// The most recently kept connection that is still fit (tested if it waited long), if any.
@@ -138,8 +136,7 @@ impl Conns {
             }
             // Dead (a restarted database, a cut link): closed, not handed back.
             conn.close_on_drop();
-            drop(conn);
-            self.kept.handed_back();
+            self.kept.hand_back(conn);
         }
     }
 
@@ -147,14 +144,13 @@ impl Conns {
     /// that are out).
     pub(crate) async fn close(&self) {
         // Marks the pool closed at once: from then on nothing is kept (see `Lease::keep`).
-        let closing = self.pool.close();
+        let closing = self.kept.pool.close();
         tokio::pin!(closing);
         loop {
             // Anything kept by work that checked for closing just before it began goes too.
             let kept: Vec<_> = std::mem::take(&mut *self.kept.lock());
-            for conn in kept {
-                drop(conn);
-                self.kept.handed_back();
+            for (conn, _) in kept {
+                self.kept.hand_back(conn);
             }
             tokio::select! {
                 () = &mut closing => return,
@@ -169,8 +165,6 @@ impl Conns {
 #[derive(Debug)]
 pub(crate) struct Lease {
     kept: Arc<Kept>,
-    /// The pool, to see whether it is closing.
-    closed: AnyPool,
     conn: Option<PoolConnection<Any>>,
 }
 
@@ -178,14 +172,12 @@ impl Lease {
     /// The work on this connection succeeded: keep it at hand, unless something is still queued
     /// on it (a rollback) or the store is closing; then sqlx's hand-back flushes and tests it.
     pub(crate) fn keep(mut self) {
-        let Some(conn) = self.conn.take() else { return };
-        if conn.should_flush() || self.closed.is_closed() {
-            drop(conn);
-            self.kept.handed_back();
-            return;
+        let fit = self.conn.as_ref().is_some_and(|c| !c.should_flush()) && !self.kept.pool.is_closed();
+        if let Some(conn) = self.conn.take_if(|_| fit) {
+            self.kept.lock().push((conn, Instant::now()));
+            self.kept.changed.notify_one();
         }
-        self.kept.lock().push((conn, Instant::now()));
-        self.kept.changed.notify_one();
+        // Otherwise the lease is dropped here, and its connection handed back.
     }
 
     /// Closes the connection instead of handing it back (it failed a test).
@@ -199,8 +191,7 @@ impl Lease {
 impl Drop for Lease {
     fn drop(&mut self) {
         if let Some(conn) = self.conn.take() {
-            drop(conn);
-            self.kept.handed_back();
+            self.kept.hand_back(conn);
         }
     }
 }
@@ -379,7 +370,7 @@ mod tests {
         for (conns, backend, _dir) in backends(1).await {
             sqlx::query("select 1").execute(&conns).await.unwrap();
             assert_eq!(kept(&conns), 1, "{backend}: the pool's only connection is kept");
-            let owned = tokio::time::timeout(Duration::from_secs(5), conns.take_owned()).await;
+            let owned = tokio::time::timeout(Duration::from_secs(5), conns.acquire()).await;
             assert!(matches!(owned, Ok(Ok(_))), "{backend}: {owned:?}");
             drop(owned); // closing waits for every connection out of the pool
             conns.close().await;

@@ -148,7 +148,7 @@ fn unreachable(e: &StoreError) -> bool {
 /// that waited a second or more is tested first), waiting at most [`RECONNECT`] for it.
 async fn connection<'a>(store: &Store, slot: &'a mut Option<Lease>) -> Result<&'a mut AnyConnection, StoreError> {
     if slot.is_none() {
-        let taken = tokio::time::timeout(RECONNECT, store.pool().take_owned()).await;
+        let taken = tokio::time::timeout(RECONNECT, store.pool().acquire()).await;
         *slot = Some(taken.map_err(|_| StoreError::Db(sqlx::Error::PoolTimedOut))??);
     }
     slot.as_deref_mut().ok_or(StoreError::Db(sqlx::Error::PoolClosed))
@@ -160,7 +160,7 @@ async fn connection<'a>(store: &Store, slot: &'a mut Option<Lease>) -> Result<&'
 async fn reconnects(store: &Store) -> bool {
     let live = async {
         loop {
-            let Ok(mut conn) = store.pool().take_owned().await else { return false };
+            let Ok(mut conn) = store.pool().acquire().await else { return false };
             if sqlx::Connection::ping(&mut *conn).await.is_ok() {
                 return true;
             }
