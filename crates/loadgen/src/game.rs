@@ -1,12 +1,12 @@
 //! One game slot: sets up a game (guests, lobby, seats, start, every player subscribed), plays it
 //! with random legal actions, and starts another when it ends, until the deadline.
 
+use crate::scan::{self, Msg};
 use crate::stats::{ActionTiming, Stats};
 use crate::Args;
 use anyhow::{bail, Context};
 use futures_util::{SinkExt, StreamExt};
 use game_core::GameRng;
-use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -16,56 +16,6 @@ use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 pub type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
-
-/// The fields of a server message the load generator reads, borrowed from the frame's text; the
-/// rest (the view, the patch itself, events) is skipped without being built, and nothing is
-/// allocated but the legal actions of a seat that has any, so that the generator stays cheap.
-#[derive(Deserialize)]
-struct Msg<'a> {
-    #[serde(rename = "type", borrow)]
-    kind: &'a str,
-    version: Option<u64>,
-    seat: Option<u64>,
-    /// The seats the game waits for, as a bit set (seats 0 to 63).
-    #[serde(default, deserialize_with = "seat_bits")]
-    to_act: Option<u64>,
-    #[serde(borrow)]
-    legal_actions: Option<&'a serde_json::value::RawValue>,
-    outcome: Option<serde::de::IgnoredAny>,
-    /// The size of the RFC 6902 patch itself, in bytes (the frame also carries events, legal
-    /// actions and who acts).
-    #[serde(default, rename = "patch", deserialize_with = "raw_len")]
-    patch_len: usize,
-}
-
-fn raw_len<'de, D: serde::Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
-    let raw: &'de serde_json::value::RawValue = Deserialize::deserialize(d)?;
-    Ok(raw.get().len())
-}
-
-fn seat_bits<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
-    struct Bits;
-    impl<'de> serde::de::Visitor<'de> for Bits {
-        type Value = Option<u64>;
-        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("a list of seats")
-        }
-        fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-            let mut bits = 0u64;
-            while let Some(seat) = seq.next_element::<u64>()? {
-                if seat >= 64 {
-                    return Err(serde::de::Error::custom(format!("seat {seat} is beyond 63")));
-                }
-                bits |= 1 << seat;
-            }
-            Ok(Some(bits))
-        }
-    }
-    d.deserialize_any(Bits)
-}
 
 struct Player {
     ws: Socket,
@@ -84,10 +34,10 @@ impl Player {
             self.version = msg.version.unwrap_or(self.version);
             self.to_act = msg.to_act.unwrap_or(0);
             self.legal.clear();
-            if let Some(legal) = msg.legal_actions.map(|l| l.get()).filter(|l| *l != "[]") {
+            if let Some(legal) = msg.legal_actions.filter(|l| *l != "[]") {
                 self.legal.push_str(legal);
             }
-            self.over = msg.outcome.is_some();
+            self.over = msg.outcome;
         }
     }
 
@@ -180,7 +130,7 @@ async fn recv<'t>(ws: &mut Socket, stats: &Stats, text: &'t mut Utf8Bytes) -> an
         stats.shown.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         eprintln!("{text}");
     }
-    let msg: Msg<'t> = serde_json::from_str(text).with_context(|| format!("unreadable message {text}"))?;
+    let msg = scan::read(text).with_context(|| format!("unreadable message {text}"))?;
     if msg.kind == "error" {
         if text.contains(r#""code":"proto/rate_limited""#) {
             return Err(Throttled(text.to_string()).into());
@@ -414,12 +364,12 @@ mod tests {
 
     #[test]
     fn a_patch_frame_is_read_without_building_what_the_generator_does_not_use() {
-        let msg: Msg<'_> = serde_json::from_str(PATCH).expect("a patch frame");
+        let msg = scan::read(PATCH).expect("a patch frame");
         assert_eq!((msg.kind, msg.version, msg.seat), ("patch", Some(7), Some(3)));
         assert_eq!(msg.to_act, Some(0b1001), "seats 0 and 3");
         assert_eq!(msg.patch_len, r#"[{"op":"replace","path":"/deck_count","value":84}]"#.len());
-        assert!(msg.outcome.is_none(), "a null outcome is no outcome");
-        let legal = msg.legal_actions.expect("legal actions").get();
+        assert!(!msg.outcome, "a null outcome is no outcome");
+        let legal = msg.legal_actions.expect("legal actions");
         assert_eq!(legal, r#"[{"type":"keep","card":72},{"type":"keep","card":36}]"#);
         let mut rng = GameRng::from_u64(1);
         let chosen: Vec<String> = (0..32).map(|_| choose_legal(legal, &mut rng).expect("an action")).collect();
@@ -432,11 +382,11 @@ mod tests {
         let over = PATCH
             .replace(r#""outcome":null"#, r#""outcome":{"winners":[1]}"#)
             .replace(r#""to_act":[0,3]"#, r#""to_act":[]"#);
-        let msg: Msg<'_> = serde_json::from_str(&over).expect("a final patch");
-        assert!(msg.outcome.is_some());
+        let msg = scan::read(&over).expect("a final patch");
+        assert!(msg.outcome);
         assert_eq!(msg.to_act, Some(0));
-        let ack: Msg<'_> = serde_json::from_str(r#"{"type":"ack","req":1,"game":"g","version":8}"#).expect("an ack");
+        let ack = scan::read(r#"{"type":"ack","req":1,"game":"g","version":8}"#).expect("an ack");
         assert_eq!((ack.kind, ack.to_act, ack.patch_len), ("ack", None, 0));
-        assert!(serde_json::from_str::<Msg<'_>>(&PATCH.replace("[0,3]", "[64]")).is_err(), "seat 64 does not fit");
+        assert!(scan::read(&PATCH.replace("[0,3]", "[64]")).is_err(), "seat 64 does not fit");
     }
 }

@@ -19,6 +19,7 @@
 
 mod game;
 mod idle;
+mod scan;
 mod stats;
 
 use clap::Parser;
