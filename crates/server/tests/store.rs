@@ -45,6 +45,54 @@ fn new_game(accounts: Vec<AccountId>) -> NewGame {
     }
 }
 
+/// A start stores the game, who sits where and its lobby's new state together (on PostgreSQL in
+/// one statement); a start the store refuses (here: a game id already taken) stores none of them.
+#[tokio::test]
+async fn a_start_stores_the_game_its_players_and_its_lobby_together_or_nothing() {
+    each_backend(|store| async move {
+        let a = store.create_account("A", AccountKind::Guest, None, None).await.unwrap();
+        let b = store.create_account("B", AccountKind::Registered, None, None).await.unwrap();
+        let open = LobbyRecord {
+            id: LobbyId::random(),
+            game: "some-game".into(),
+            public: true,
+            status: LobbyStatus::Open,
+            host: a.id.clone(),
+            state: json!({"seats": ["A", "B"], "say": "a \"quoted\" é"}),
+        };
+        store.insert_lobby(&open).await.unwrap();
+        let game = NewGame { lobby: Some(open.id.clone()), ..new_game(vec![a.id.clone(), b.id.clone(), a.id.clone()]) };
+        let started =
+            LobbyRecord { status: LobbyStatus::Started, state: json!({"game": game.id.as_str()}), ..open.clone() };
+        store.start_game(&game, Some(&started)).await.unwrap();
+        let record = store.game(&game.id).await.unwrap().expect("the game is stored");
+        assert_eq!(format!("{:?}", record.setup), format!("{game:?}"), "every field as given");
+        assert_eq!(record.status, GameStatus::Running);
+        assert_eq!(store.lobby(&open.id).await.unwrap(), Some(started.clone()), "the lobby's new state");
+        assert_eq!(store.games_of(&b.id, 10).await.unwrap().len(), 1, "B sits in it");
+        assert!(store.public_open_lobbies(10).await.unwrap().is_empty(), "the lobby is no longer open");
+
+        // The same game id again, with another lobby: refused, and that lobby stays as it was.
+        let other = LobbyRecord { id: LobbyId::random(), ..open.clone() };
+        store.insert_lobby(&other).await.unwrap();
+        let again = NewGame { lobby: Some(other.id.clone()), ..game.clone() };
+        let moved = LobbyRecord { status: LobbyStatus::Started, ..other.clone() };
+        let refused = store.start_game(&again, Some(&moved)).await;
+        assert!(matches!(refused, Err(StoreError::Conflict(_))), "{refused:?}");
+        assert_eq!(store.lobby(&other.id).await.unwrap(), Some(other.clone()), "the other lobby is untouched");
+        let kept = store.game(&game.id).await.unwrap().expect("still there");
+        assert_eq!(format!("{:?}", kept.setup), format!("{game:?}"));
+        assert_eq!(store.games_of(&b.id, 10).await.unwrap().len(), 1, "no second seat for B");
+
+        // A game without a lobby, and without players (a start with no accounts stores none).
+        let alone = new_game(vec![]);
+        store.start_game(&alone, None).await.unwrap();
+        let stored = store.game(&alone.id).await.unwrap().expect("stored");
+        assert_eq!(format!("{:?}", stored.setup), format!("{alone:?}"));
+    })
+    .await;
+}
+
 fn row(game: &GameId, seq: u64) -> ActionRow {
     ActionRow {
         game: game.clone(),

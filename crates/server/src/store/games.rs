@@ -237,6 +237,52 @@ async fn insert_actions(conn: &mut AnyConnection, rows: &[&ActionRow], now: i64)
     Ok(())
 }
 
+/// The games row of a new game, its values `$1` to `$14` (see [`bind_game`]).
+macro_rules! insert_game {
+    () => {
+        "insert into games (id, lobby_id, game, engine_version, options, seats, bots, public, invite_code, \
+         turn_seconds, seed, seed_commitment, initial_hash, status, created_at) \
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'running', $14)"
+    };
+}
+
+/// PostgreSQL: a new game, its players (`$15`, a JSON array of `{seat, account}`) and its lobby's
+/// new state (`$16` to `$18`, null without a lobby) in one statement, which commits on its own:
+/// one round trip instead of five (`begin`, three statements, `commit`). Every part of it is
+/// stored or none is, as in a transaction.
+const START_GAME_PG: &str = concat!(
+    "with game as (",
+    insert_game!(),
+    " returning id), \
+     players as (insert into game_players (game_id, seat, account_id) select game.id, p.seat, p.account \
+     from game, jsonb_to_recordset($15::jsonb) as p(seat bigint, account text)), \
+     lobby as (update lobbies set status = $16, state = $17, updated_at = $14 where id = $18) \
+     select 1"
+);
+
+/// Binds the values of [`insert_game!`] to `query`.
+fn bind_game<'q>(
+    query: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>,
+    game: &'q NewGame,
+    now: i64,
+) -> Result<sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>, StoreError> {
+    Ok(query
+        .bind(game.id.as_str())
+        .bind(game.lobby.as_ref().map(|l| l.as_str()))
+        .bind(&game.game)
+        .bind(&game.engine_version)
+        .bind(game.options.to_string())
+        .bind(serde_json::to_string(&game.seats).map_err(|e| corrupt("seats", e))?)
+        .bind(serde_json::to_string(&game.bots).map_err(|e| corrupt("bots", e))?)
+        .bind(i64::from(game.public))
+        .bind(game.invite_code.as_deref())
+        .bind(game.turn_seconds.map(|t| t.seconds() as i64))
+        .bind(game.seed.to_hex())
+        .bind(game.seed.commitment())
+        .bind(&game.initial_hash.0)
+        .bind(now))
+}
+
 const GAME_COLUMNS: &str =
     "id, lobby_id, game, engine_version, options, seats, bots, public, invite_code, turn_seconds, \
                             seed, initial_hash, status, outcome";
@@ -275,35 +321,35 @@ fn game_record(row: &sqlx::any::AnyRow, accounts: Vec<AccountId>) -> Result<Game
 }
 
 impl Store {
-    /// Stores a new game and its lobby's new state in one commit.
+    /// Stores a new game, its players and its lobby's new state in one commit (on PostgreSQL in
+    /// one statement).
     ///
     /// # Errors
-    /// When the database fails.
+    /// When the database fails; [`StoreError::Conflict`] when the game id is taken.
     pub async fn start_game(&self, game: &NewGame, lobby: Option<&LobbyRecord>) -> Result<(), StoreError> {
+        let now = now_ms();
         let mut lease = self.pool().acquire().await?;
+        if lease.backend_name() == <sqlx::Postgres as sqlx::Database>::NAME {
+            #[derive(Serialize)]
+            struct Player<'a> {
+                seat: usize,
+                account: &'a str,
+            }
+            let players: Vec<Player<'_>> =
+                game.accounts.iter().enumerate().map(|(seat, a)| Player { seat, account: a.as_str() }).collect();
+            bind_game(sqlx::query(START_GAME_PG), game, now)?
+                .bind(serde_json::to_string(&players).map_err(|e| corrupt("players", e))?)
+                .bind(lobby.map(|l| l.status.as_str()))
+                .bind(lobby.map(|l| l.state.to_string()))
+                .bind(lobby.map(|l| l.id.as_str()))
+                .execute(&mut *lease)
+                .await
+                .map_err(StoreError::from_insert)?;
+            lease.keep();
+            return Ok(());
+        }
         let mut tx = lease.begin().await?;
-        sqlx::query(
-            "insert into games (id, lobby_id, game, engine_version, options, seats, bots, public, invite_code, \
-             turn_seconds, seed, seed_commitment, initial_hash, status, created_at) \
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'running', $14)",
-        )
-        .bind(game.id.as_str())
-        .bind(game.lobby.as_ref().map(|l| l.0.clone()))
-        .bind(&game.game)
-        .bind(&game.engine_version)
-        .bind(game.options.to_string())
-        .bind(serde_json::to_string(&game.seats).map_err(|e| corrupt("seats", e))?)
-        .bind(serde_json::to_string(&game.bots).map_err(|e| corrupt("bots", e))?)
-        .bind(i64::from(game.public))
-        .bind(game.invite_code.clone())
-        .bind(game.turn_seconds.map(|t| t.seconds() as i64))
-        .bind(game.seed.to_hex())
-        .bind(game.seed.commitment())
-        .bind(&game.initial_hash.0)
-        .bind(now_ms())
-        .execute(&mut *tx)
-        .await
-        .map_err(StoreError::from_insert)?;
+        bind_game(sqlx::query(insert_game!()), game, now)?.execute(&mut *tx).await.map_err(StoreError::from_insert)?;
         if !game.accounts.is_empty() {
             // Every seat in one statement: one round trip, not one per player.
             let rows: Vec<String> =
@@ -319,7 +365,7 @@ impl Store {
             sqlx::query("update lobbies set status = $1, state = $2, updated_at = $3 where id = $4")
                 .bind(lobby.status.as_str())
                 .bind(lobby.state.to_string())
-                .bind(now_ms())
+                .bind(now)
                 .bind(lobby.id.as_str())
                 .execute(&mut *tx)
                 .await?;
