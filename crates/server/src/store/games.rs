@@ -1,6 +1,6 @@
 //! Games and their write-ahead action logs.
 
-use super::{int, json, opt_int, opt_text, raw_json, text, Fence, LobbyRecord, Store, StoreError};
+use super::{int, json, opt_int, opt_text, raw_json, text, Backend, Fence, LobbyRecord, Store, StoreError};
 use crate::clock::TurnLimit;
 use crate::ids::{now_ms, AccountId, GameId, LobbyId};
 use game_core::{GameLog, LogEntry, Outcome, Seat, Seed, StateHash};
@@ -329,7 +329,7 @@ impl Store {
     pub async fn start_game(&self, game: &NewGame, lobby: Option<&LobbyRecord>) -> Result<(), StoreError> {
         let now = now_ms();
         let mut lease = self.pool().acquire().await?;
-        if lease.backend_name() == <sqlx::Postgres as sqlx::Database>::NAME {
+        if *self.backend() == Backend::Postgres {
             #[derive(Serialize)]
             struct Player<'a> {
                 seat: usize,
