@@ -143,7 +143,7 @@ async fn using_a_token_moves_its_expiry_on_at_most_once_a_minute() {
     for db in TestDb::all().await {
         let store = Store::open(&db.url).await.expect("open and migrate");
         store.create_account("Di", AccountKind::Guest, None, Some("hash-di")).await.unwrap();
-        let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
+        let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(&db.url).await.unwrap();
         let last_used = || async {
             let row =
                 sqlx::query("select coalesce(last_used_at, created_at) as used from tokens where hash = 'hash-di'")
@@ -312,6 +312,58 @@ async fn appended_actions_come_back_in_order_and_a_seq_cannot_be_written_twice()
         assert_eq!((history[0].seat, history[0].status), (Seat(0), GameStatus::Finished));
     })
     .await;
+}
+
+/// Every stored action belongs to a stored game, and a game with actions stays (on PostgreSQL
+/// a check per statement and triggers, on SQLite a foreign key): an action of a game the store
+/// does not hold is refused, alone or in a batch, which then stores nothing; and neither deleting
+/// the game, nor renaming it, nor moving its actions to a game that does not exist, gets through.
+#[tokio::test]
+async fn an_action_needs_its_stored_game_and_a_game_with_actions_stays() {
+    for db in TestDb::all().await {
+        eprintln!("-- on {}", db.backend);
+        let store = Store::open(&db.url).await.expect("open and migrate");
+        let a = store.create_account("A", AccountKind::Guest, None, None).await.unwrap();
+        let game = new_game(vec![a.id.clone(), a.id.clone()]);
+        store.start_game(&game, None).await.unwrap();
+        let stranger = GameId::random();
+        let alone = store.append_actions(&[row(&stranger, 1)]).await;
+        assert!(alone.is_err(), "an action of no stored game: {alone:?}");
+        let batch = store.append_actions(&[row(&game.id, 1), row(&stranger, 1), row(&game.id, 2)]).await;
+        assert!(batch.is_err(), "a batch holding one: {batch:?}");
+        assert!(store.actions(&game.id).await.unwrap().is_empty(), "the refused batch stored nothing");
+        assert!(store.actions(&stranger).await.unwrap().is_empty());
+        store.append_actions(&[row(&game.id, 1), row(&game.id, 2)]).await.unwrap();
+
+        let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(&db.url).await.unwrap();
+        if db.backend == "sqlite" {
+            // As the server's own connections do (SQLite checks foreign keys per connection).
+            sqlx::Executor::execute(&mut conn, "PRAGMA foreign_keys = ON").await.unwrap();
+        }
+        let id = game.id.as_str();
+        // Its players go first: their own key to the game would refuse what follows by itself.
+        sqlx::query("delete from game_players where game_id = $1").bind(id).execute(&mut conn).await.unwrap();
+        let refused = [
+            ("delete the game", "delete from games where id = $1"),
+            ("rename the game", "update games set id = 'renamed' where id = $1"),
+            ("move its actions", "update actions set game_id = 'no-such-game' where game_id = $1"),
+        ];
+        for (what, sql) in refused {
+            let done = sqlx::query(sql).bind(id).execute(&mut conn).await;
+            assert!(done.is_err(), "{what}: {done:?}");
+        }
+        let everything = sqlx::query("delete from games").execute(&mut conn).await;
+        assert!(everything.is_err(), "delete every game: {everything:?}");
+        if db.backend == "postgres" {
+            let truncated = sqlx::query("truncate games cascade").execute(&mut conn).await;
+            assert!(truncated.is_err(), "truncate the games: {truncated:?}");
+        }
+        let _ = sqlx::Connection::close(conn).await;
+        assert_eq!(store.actions(&game.id).await.unwrap(), vec![row(&game.id, 1), row(&game.id, 2)]);
+        assert!(store.game(&game.id).await.unwrap().is_some());
+        store.close().await;
+        db.cleanup().await;
+    }
 }
 
 #[tokio::test]

@@ -23,6 +23,7 @@ pub use profiles::PlayedGame;
 pub use ratings::RatingRow;
 
 use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::AnyPool;
 use sqlx::{Executor, Row};
 use std::time::Duration;
 
@@ -81,7 +82,21 @@ pub struct Store {
     backend: Backend,
 }
 
-static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations");
+/// Runs the migrations on `pool`: `migrations/`, one dialect for both backends, then on
+/// PostgreSQL its own part (`migrations/postgres`: what SQLite cannot say, such as statement-level
+/// triggers). Both sets share sqlx's table of applied versions, so each is told that versions it
+/// does not know are the other's (their numbers never meet: PostgreSQL's start at 10001).
+async fn migrate(pool: &AnyPool, backend: &Backend) -> Result<(), StoreError> {
+    let mut shared = sqlx::migrate!("../../migrations");
+    shared.set_ignore_missing(true);
+    shared.run(pool).await?;
+    if *backend == Backend::Postgres {
+        let mut own = sqlx::migrate!("../../migrations/postgres");
+        own.set_ignore_missing(true);
+        own.run(pool).await?;
+    }
+    Ok(())
+}
 
 impl Store {
     /// Connects to `url` (`postgres://...` or `sqlite:...`; a missing SQLite file is created) and runs
@@ -127,7 +142,7 @@ impl Store {
                     .await?
             }
         };
-        MIGRATOR.run(&pool).await?;
+        migrate(&pool, &backend).await?;
         Ok(Store { conns: conns::Conns::new(pool), backend })
     }
 
