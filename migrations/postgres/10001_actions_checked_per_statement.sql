@@ -11,9 +11,14 @@
 -- are the headers of the audit log, and nothing removes them.
 alter table actions drop constraint actions_game_id_fkey;
 
-create function actions_belong_to_stored_games() returns trigger language plpgsql as $$
+-- Each new row's game is looked up in games' primary key, as the key's own check did. The plan
+-- is made once per connection and kept while games grows: `offset 0` keeps the lookup a probe
+-- per row (not a join the planner may build on a scan of all of games while the table is small),
+-- and `enable_seqscan = off` keeps the probe on the index however small games was then.
+create function actions_belong_to_stored_games() returns trigger language plpgsql
+set enable_seqscan = off as $$
 begin
-    if exists (select 1 from new_actions a where not exists (select 1 from games g where g.id = a.game_id)) then
+    if exists (select 1 from new_actions a where not exists (select 1 from games g where g.id = a.game_id offset 0)) then
         raise exception 'every action must belong to a stored game'
             using errcode = 'foreign_key_violation', table = 'actions';
     end if;
