@@ -84,16 +84,32 @@ pub struct Store {
 
 /// Runs the migrations on `pool`: `migrations/`, one dialect for both backends, then on
 /// PostgreSQL its own part (`migrations/postgres`: what SQLite cannot say, such as statement-level
-/// triggers). Both sets share sqlx's table of applied versions, so each is told that versions it
-/// does not know are the other's (their numbers never meet: PostgreSQL's start at 10001).
+/// triggers). Both sets share sqlx's table of applied versions, so each is told to let pass the
+/// versions it does not know; a version neither knows (a database migrated by a newer server) is
+/// refused here, as sqlx refuses it for one set. Their numbers never meet: PostgreSQL's start at
+/// 10001.
 async fn migrate(pool: &AnyPool, backend: &Backend) -> Result<(), StoreError> {
-    let mut shared = sqlx::migrate!("../../migrations");
-    shared.set_ignore_missing(true);
-    shared.run(pool).await?;
+    use sqlx::migrate::Migrate;
+    let mut sets = vec![sqlx::migrate!("../../migrations")];
     if *backend == Backend::Postgres {
-        let mut own = sqlx::migrate!("../../migrations/postgres");
-        own.set_ignore_missing(true);
-        own.run(pool).await?;
+        sets.push(sqlx::migrate!("../../migrations/postgres"));
+    }
+    let known: std::collections::HashSet<i64> = sets.iter().flat_map(|set| set.iter()).map(|m| m.version).collect();
+    // Under sqlx's migration lock, as its own runs are: nodes of a cluster start together.
+    let mut conn = pool.acquire().await?;
+    conn.lock().await?;
+    let applied = match conn.ensure_migrations_table().await {
+        Ok(()) => conn.list_applied_migrations().await,
+        Err(e) => Err(e),
+    };
+    conn.unlock().await?;
+    drop(conn);
+    if let Some(unknown) = applied?.iter().find(|m| !known.contains(&m.version)) {
+        return Err(sqlx::migrate::MigrateError::VersionMissing(unknown.version).into());
+    }
+    for mut set in sets {
+        set.set_ignore_missing(true);
+        set.run(pool).await?;
     }
     Ok(())
 }
