@@ -98,10 +98,11 @@ async fn migrate(pool: &AnyPool, backend: &Backend) -> Result<(), StoreError> {
     // Under sqlx's migration lock, as its own runs are: nodes of a cluster start together.
     let mut conn = pool.acquire().await?;
     conn.lock().await?;
-    let applied = match conn.ensure_migrations_table().await {
-        Ok(()) => conn.list_applied_migrations().await,
-        Err(e) => Err(e),
-    };
+    let applied = async {
+        conn.ensure_migrations_table().await?;
+        conn.list_applied_migrations().await
+    }
+    .await;
     conn.unlock().await?;
     drop(conn);
     if let Some(unknown) = applied?.iter().find(|m| !known.contains(&m.version)) {
