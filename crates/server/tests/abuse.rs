@@ -18,6 +18,7 @@ fn config(db: &TestDb, limits: LimitsConfig) -> ServerConfig {
         web_dir: "web".into(),
         tables: common::fast_tables(),
         socket_queue: chapterhouse::outbox::DEFAULT_CAPACITY,
+        socket_send_buffer: None,
         catalog: Arc::new(chapterhouse::catalog::Catalog::standard()),
         limits,
         trust_forwarded_for: false,

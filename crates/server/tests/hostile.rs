@@ -4,12 +4,17 @@
 mod common;
 
 use chapterhouse::catalog::Catalog;
+use chapterhouse::serve::ServerConfig;
 use common::play::Seen;
 use common::{code, Http, TestDb, TestServer, Ws};
 use game_core::{GameLog, GameRng};
 use serde_json::{json, Value};
 
 const GAME: &str = "knights-templar";
+
+/// The kernel send buffer the slow-client tests give each accepted socket (the kernel doubles it
+/// for its bookkeeping): far less than the patches of the games they watch.
+const SEND_BUFFER: usize = 32 * 1024;
 
 /// A started two-player game: (host client, guest client, lobby id, game id).
 async fn two_player_game(http: &Http, public: bool) -> (Http, Http, String, String) {
@@ -382,7 +387,11 @@ async fn a_client_that_does_not_read_is_cut_off_and_the_players_are_not_held_up(
     use std::time::{Duration, Instant};
     let db = TestDb::sqlite();
     let tables = chapterhouse::table::TableConfig { bot_delay: Duration::from_millis(2), ..common::fast_tables() };
-    let server = TestServer::start_configured(&db, tables, 16).await;
+    // A kernel send buffer of its own, so that what fills it does not depend on this machine's
+    // `net.ipv4.tcp_wmem` (one CI machine absorbed 5.6 MB of patches without a byte read).
+    let config =
+        ServerConfig { tables, socket_queue: 16, socket_send_buffer: Some(SEND_BUFFER), ..common::config(&db) };
+    let server = TestServer::start_config(config).await;
     let http = server.http();
     let (ana, _) = http.guest("Ana").await;
     let created = ana.post("/api/lobbies", json!({"game": GAME, "public": true})).await;
@@ -392,12 +401,11 @@ async fn a_client_that_does_not_read_is_cut_off_and_the_players_are_not_held_up(
     let mut a = Seen::subscribe(Ws::connect(server.addr, ana.token.as_deref()).await, &game, None).await;
 
     // A spectator of Ana's game, and of games bots play among themselves, that never reads: what
-    // the bots play soon fills what the kernel buffers for it (about 1 MB on loopback here, at
-    // most 4 MB), then its queue. 24 such games once made ~4 MB of patches; with the lean Knights
-    // Templar view they make ~2.5 MB, which the kernel could absorb whole: 64 make ~6.5 MB.
+    // the bots play soon fills what the kernel buffers for it (~64 KB sent, ~8 KB received), then
+    // its queue. 32 such games make ~3 MB of patches.
     let mut slow = Ws::connect_small_buffer(server.addr, None).await;
     slow.send(json!({"type": "subscribe", "game": game})).await;
-    for _ in 0..64 {
+    for _ in 0..32 {
         let watched = bots_only_game(&ana).await;
         slow.send(json!({"type": "subscribe", "game": watched})).await;
     }
@@ -443,12 +451,14 @@ async fn a_client_that_pauses_reading_then_reads_again_gets_every_patch_in_order
     let db = TestDb::sqlite();
     let tables = chapterhouse::table::TableConfig { bot_delay: Duration::from_millis(1), ..common::fast_tables() };
     // A queue long enough that the pause below does not overflow it.
-    let server = TestServer::start_configured(&db, tables, 1 << 16).await;
+    let config =
+        ServerConfig { tables, socket_queue: 1 << 16, socket_send_buffer: Some(SEND_BUFFER), ..common::config(&db) };
+    let server = TestServer::start_config(config).await;
     let http = server.http();
     let (ana, _) = http.guest("Ana").await;
 
     // A spectator of games bots play among themselves stops reading: what they play fills what
-    // the kernel buffers for it (about 1 MB on loopback), so that the server's writes to it wait,
+    // the kernel buffers for it (~64 KB sent, ~8 KB received), so that the server's writes to it wait,
     // and later messages are queued behind them.
     let mut ws = Ws::connect_small_buffer(server.addr, None).await;
     let mut versions: HashMap<String, u64> = HashMap::new();

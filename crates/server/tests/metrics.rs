@@ -20,6 +20,7 @@ async fn metrics_count_actions_by_result_and_show_store_tables_sockets_and_rate_
         web_dir: "web".into(),
         tables: common::fast_tables(),
         socket_queue: chapterhouse::outbox::DEFAULT_CAPACITY,
+        socket_send_buffer: None,
         catalog: Arc::new(chapterhouse::catalog::Catalog::standard()),
         limits,
         trust_forwarded_for: false,

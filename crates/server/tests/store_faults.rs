@@ -140,6 +140,7 @@ async fn server_behind(db: &TestDb) -> (Proxy, TestServer) {
         web_dir: "web".into(),
         tables: common::fast_tables(),
         socket_queue: chapterhouse::outbox::DEFAULT_CAPACITY,
+        socket_send_buffer: None,
         catalog: Arc::new(chapterhouse::catalog::Catalog::standard()),
         limits: generous_limits(),
         trust_forwarded_for: false,

@@ -50,6 +50,13 @@ pub struct ServeArgs {
     /// How many messages may wait for one socket; a client further behind is disconnected.
     #[arg(long, env = "CHAPTERHOUSE_SOCKET_QUEUE", default_value_t = crate::outbox::DEFAULT_CAPACITY)]
     pub socket_queue: usize,
+    /// The kernel's send buffer for each accepted socket, in bytes (unset: the kernel sizes it,
+    /// up to `net.ipv4.tcp_wmem`'s maximum, 4 MiB by default). A client that stops reading holds
+    /// this much of the kernel's memory before its messages queue up in the server and it is cut
+    /// off (`--socket-queue`): a smaller buffer bounds that memory and cuts such a client off
+    /// sooner, and a buffer smaller than one burst of patches slows ordinary clients.
+    #[arg(long, env = "CHAPTERHOUSE_SOCKET_SEND_BUFFER")]
+    pub socket_send_buffer: Option<usize>,
     /// Take the client's address from the last `X-Forwarded-For` entry (set this only behind a
     /// reverse proxy that writes that header, or clients can pick their own address).
     #[arg(long, env = "CHAPTERHOUSE_TRUST_FORWARDED_FOR")]
@@ -75,6 +82,8 @@ pub struct ServerConfig {
     pub tables: TableConfig,
     /// How many messages may wait for one socket before it is closed as fallen behind.
     pub socket_queue: usize,
+    /// The kernel's send buffer for each accepted socket (`None`: the kernel's own sizing).
+    pub socket_send_buffer: Option<usize>,
     /// The games to host (the standard catalog; tests add games of their own).
     pub catalog: Arc<Catalog>,
     /// Rate limits and caps.
@@ -96,6 +105,7 @@ impl From<&ServeArgs> for ServerConfig {
                 ..TableConfig::default()
             },
             socket_queue: args.socket_queue,
+            socket_send_buffer: args.socket_send_buffer,
             catalog: Arc::new(Catalog::standard()),
             limits: if args.no_limits { LimitsConfig::unlimited() } else { LimitsConfig::default() },
             trust_forwarded_for: args.trust_forwarded_for,
@@ -204,9 +214,15 @@ pub async fn serve(
     let router = app(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
     // Without TCP_NODELAY a small frame (an ack right after a patch) waits for the client's
     // delayed ACK, tens of milliseconds (Nagle's algorithm): every accepted socket sends at once.
-    let listener = listener.tap_io(|tcp| {
+    let send_buffer = config.socket_send_buffer;
+    let listener = listener.tap_io(move |tcp| {
         if let Err(e) = tcp.set_nodelay(true) {
             tracing::warn!(error = %e, "cannot set TCP_NODELAY on an accepted socket");
+        }
+        if let Some(bytes) = send_buffer {
+            if let Err(e) = socket2::SockRef::from(&*tcp).set_send_buffer_size(bytes) {
+                tracing::warn!(error = %e, bytes, "cannot set SO_SNDBUF on an accepted socket");
+            }
         }
     });
     let http = tokio::spawn(async move {

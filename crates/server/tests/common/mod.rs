@@ -113,6 +113,7 @@ pub fn config(db: &TestDb) -> ServerConfig {
         web_dir: "web".into(),
         tables: fast_tables(),
         socket_queue: chapterhouse::outbox::DEFAULT_CAPACITY,
+        socket_send_buffer: None,
         catalog: Arc::new(Catalog::standard()),
         limits: generous_limits(),
         trust_forwarded_for: false,
@@ -147,37 +148,12 @@ impl TestServer {
 
     /// Starts a server with table settings.
     pub async fn start_with(db: &TestDb, tables: TableConfig) -> TestServer {
-        TestServer::start_configured(db, tables, chapterhouse::outbox::DEFAULT_CAPACITY).await
-    }
-
-    /// Starts a server with table settings and a socket queue of `socket_queue` messages.
-    pub async fn start_configured(db: &TestDb, tables: TableConfig, socket_queue: usize) -> TestServer {
-        let config = ServerConfig {
-            database_url: db.url.clone(),
-            web_dir: "web".into(),
-            tables,
-            socket_queue,
-            catalog: Arc::new(Catalog::standard()),
-            limits: generous_limits(),
-            trust_forwarded_for: false,
-            nats_url: None,
-        };
-        TestServer::start_config(config).await
+        TestServer::start_config(ServerConfig { tables, ..config(db) }).await
     }
 
     /// Starts a server hosting the games of `catalog`.
     pub async fn start_with_catalog(db: &TestDb, catalog: Arc<Catalog>) -> TestServer {
-        let config = ServerConfig {
-            database_url: db.url.clone(),
-            web_dir: "web".into(),
-            tables: fast_tables(),
-            socket_queue: chapterhouse::outbox::DEFAULT_CAPACITY,
-            catalog,
-            limits: generous_limits(),
-            trust_forwarded_for: false,
-            nats_url: None,
-        };
-        TestServer::start_config(config).await
+        TestServer::start_config(ServerConfig { catalog, ..config(db) }).await
     }
 
     /// Starts a server with `config`.
