@@ -8,6 +8,7 @@ use anyhow::{bail, Context};
 use futures_util::{SinkExt, StreamExt};
 use game_core::GameRng;
 use serde_json::{json, Value};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::net::TcpStream;
@@ -119,11 +120,24 @@ pub async fn recv_text(ws: &mut Socket) -> anyhow::Result<Utf8Bytes> {
     }
 }
 
-/// The next message (read from `text`, which `recv` fills) and its size; an `error` from the
-/// server ends the slot (the load generator only sends legal actions at the current version, so
-/// any refusal is a finding), except a rate limit's, which ends the game (see [`slot`]).
-async fn recv<'t>(ws: &mut Socket, stats: &Stats, text: &'t mut Utf8Bytes) -> anyhow::Result<(Msg<'t>, usize)> {
+/// The next message about `game` or none (read from `text`, which `recv` fills) and its size;
+/// messages about another game (what was on its way before a finished game was left) are passed
+/// over. An `error` from the server ends the slot (the load generator only sends legal actions at
+/// the current version, so any refusal is a finding), except a rate limit's, which ends the game
+/// (see [`slot`]).
+async fn recv<'t>(
+    ws: &mut Socket,
+    stats: &Stats,
+    game: &str,
+    text: &'t mut Utf8Bytes,
+) -> anyhow::Result<(Msg<'t>, usize)> {
     *text = recv_text(ws).await?;
+    while scan::game_of(text.as_str())
+        .with_context(|| format!("unreadable message {}", text.as_str()))?
+        .is_some_and(|g| g != game)
+    {
+        *text = recv_text(ws).await?;
+    }
     let text: &'t str = text.as_str();
     if stats.shown.load(std::sync::atomic::Ordering::Relaxed) < stats.show_frames && text.contains(r#""type":"patch""#)
     {
@@ -204,23 +218,28 @@ pub async fn connect(ws_url: &str, token: Option<&str>) -> anyhow::Result<Socket
     Ok(ws)
 }
 
+/// A new game of `tokens`, each player subscribed to it on its socket in `sockets` (opened now if
+/// it has none yet).
 async fn new_game(
     args: &Args,
     stats: &Stats,
     client: &reqwest::Client,
     ws_urls: &[String],
     tokens: &[String],
+    sockets: &mut HashMap<String, Socket>,
     offset: usize,
 ) -> anyhow::Result<(String, Vec<Player>)> {
     let bases = if args.sockets.is_empty() { std::slice::from_ref(&args.url) } else { &args.sockets[..] };
     let game = start_game_on(args, &bases[offset % bases.len()], client, tokens, false).await?;
     let mut players = Vec::new();
     for (i, token) in tokens.iter().enumerate() {
-        let ws_url = &ws_urls[(i + offset) % ws_urls.len()];
-        let mut ws = connect(ws_url, Some(token)).await?;
+        let mut ws = match sockets.remove(token) {
+            Some(ws) => ws,
+            None => connect(&ws_urls[(i + offset) % ws_urls.len()], Some(token)).await?,
+        };
         ws.send(Message::text(json!({"type": "subscribe", "game": game}).to_string())).await?;
         let mut text = Utf8Bytes::default();
-        let (snapshot, _) = recv(&mut ws, stats, &mut text).await?;
+        let (snapshot, _) = recv(&mut ws, stats, &game, &mut text).await?;
         if snapshot.kind != "snapshot" {
             bail!("expected a snapshot, got a {}", snapshot.kind);
         }
@@ -246,7 +265,8 @@ fn think(rng: &mut GameRng, think_ms: u64) -> Duration {
 /// Plays games back to back until `deadline`.
 ///
 /// The slot's players stay signed in from game to game, as people who play again do, and take
-/// turns to host. The server limits what one account may do (lobbies started, messages per
+/// turns to host. Each keeps one socket from game to game, as the web client keeps one per page:
+/// it leaves a finished game (`unsubscribe`) and subscribes to the next one on the same socket. The server limits what one account may do (lobbies started, messages per
 /// second) to what a person does; when a short saturation run with few games goes faster than
 /// that, the slot takes in more players (a new game, with the larger circle taking turns), and
 /// the report counts it.
@@ -259,20 +279,27 @@ pub async fn slot(args: Arc<Args>, stats: Arc<Stats>, deadline: Instant, seed: u
     let mut games = seed as usize;
     let base = &bases[games % bases.len()];
     let mut circle = guests(base, &client, args.players).await?;
+    let mut sockets: HashMap<String, Socket> = HashMap::new();
     let mut host = 0;
     while Instant::now() < deadline {
         games += 1;
         let tokens: Vec<String> = (0..args.players).map(|i| circle[(host + i) % circle.len()].clone()).collect();
         host = (host + 1) % circle.len();
         let played = async {
-            let (game, players) = new_game(&args, &stats, &client, &ws_urls, &tokens, games).await?;
+            let (game, players) = new_game(&args, &stats, &client, &ws_urls, &tokens, &mut sockets, games).await?;
             if first {
                 first = false;
                 stats.ready.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 // Spread the first actions of the realistic shape over one think time.
                 tokio::time::sleep(think(&mut rng, args.think_ms)).await;
             }
-            play(&args, &stats, &mut rng, deadline, &game, players).await
+            let players = play(&args, &stats, &mut rng, deadline, &game, players).await?;
+            // Leave the game; the sockets serve the next one.
+            for (token, mut p) in tokens.iter().zip(players) {
+                p.ws.send(Message::text(json!({"type": "unsubscribe", "game": game}).to_string())).await?;
+                sockets.insert(token.clone(), p.ws);
+            }
+            anyhow::Ok(())
         }
         .await;
         match played {
@@ -283,10 +310,13 @@ pub async fn slot(args: Arc<Args>, stats: Arc<Stats>, deadline: Instant, seed: u
             played => played?,
         }
     }
+    for (_, mut ws) in sockets {
+        let _ = ws.close(None).await;
+    }
     Ok(())
 }
 
-/// Plays `game` until it ends or `deadline`, then closes the players' sockets.
+/// Plays `game` until it ends or `deadline`; the players come back for the next game.
 async fn play(
     args: &Args,
     stats: &Stats,
@@ -294,7 +324,7 @@ async fn play(
     deadline: Instant,
     game: &str,
     mut players: Vec<Player>,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Vec<Player>> {
     let mut sizes = Vec::with_capacity(players.len());
     let mut text = Utf8Bytes::default();
     while Instant::now() < deadline {
@@ -310,7 +340,7 @@ async fn play(
         let (mut own_patch, mut ack) = (None, None);
         let p = &mut players[mover];
         while ack.is_none() {
-            let (msg, size) = recv(&mut p.ws, stats, &mut text).await?;
+            let (msg, size) = recv(&mut p.ws, stats, game, &mut text).await?;
             match msg.kind {
                 "ack" => ack = Some(Instant::now()),
                 "patch" if msg.version.is_some_and(|v| v > version) => {
@@ -328,7 +358,7 @@ async fn play(
                 continue;
             }
             loop {
-                let (msg, size) = recv(&mut p.ws, stats, &mut text).await?;
+                let (msg, size) = recv(&mut p.ws, stats, game, &mut text).await?;
                 let done = msg.kind == "patch" && msg.version.is_some_and(|v| v > version);
                 let patch_len = msg.patch_len as u64;
                 p.absorb(msg);
@@ -351,10 +381,7 @@ async fn play(
     if players.iter().all(|p| p.over) {
         stats.games_finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
-    for mut p in players {
-        let _ = p.ws.close(None).await;
-    }
-    Ok(())
+    Ok(players)
 }
 
 #[cfg(test)]

@@ -66,6 +66,30 @@ pub fn read(text: &str) -> anyhow::Result<Msg<'_>> {
     Ok(msg)
 }
 
+/// The game `text` (a server frame) is about: its `game` member, read without the rest (the
+/// server writes it second, after `type`); `None` when the frame names no game.
+pub fn game_of(text: &str) -> anyhow::Result<Option<&str>> {
+    let mut r = Reader { s: text.as_bytes(), text, at: 0 };
+    r.expect(b'{')?;
+    if r.peek()? == b'}' {
+        return Ok(None);
+    }
+    loop {
+        let key = r.string()?;
+        r.expect(b':')?;
+        r.blank();
+        if key == "game" {
+            return if r.is_null() { Ok(None) } else { r.string().map(Some) };
+        }
+        r.raw()?;
+        match r.next()? {
+            b',' => continue,
+            b'}' => return Ok(None),
+            other => bail!("expected , or }} at byte {}, found {:?}", r.at - 1, other as char),
+        }
+    }
+}
+
 struct Reader<'a> {
     s: &'a [u8],
     text: &'a str,
@@ -362,6 +386,18 @@ mod tests {
             let frame = Value::Object(frame).to_string();
             assert_eq!(read(&frame).unwrap_or_else(|e| panic!("{frame}: {e:#}")), by_serde(&frame), "{frame}");
         }
+    }
+
+    #[test]
+    fn names_the_game_a_frame_is_about() {
+        let frames = frames();
+        for frame in &frames {
+            let by_serde: Value = serde_json::from_str(frame).expect("json");
+            assert_eq!(game_of(frame).expect("a frame"), by_serde["game"].as_str(), "{frame}");
+        }
+        assert_eq!(game_of(r#"{"type":"chat","text":"{\"game\":\"x\"}","game":"g2"}"#).expect("a frame"), Some("g2"));
+        assert_eq!(game_of(r#"{"type":"lobby","game":null}"#).expect("a frame"), None);
+        assert!(game_of(r#"{"type":"patch","#).is_err());
     }
 
     #[test]
