@@ -266,10 +266,10 @@ fn think(rng: &mut GameRng, think_ms: u64) -> Duration {
 ///
 /// The slot's players stay signed in from game to game, as people who play again do, and take
 /// turns to host. Each keeps one socket from game to game, as the web client keeps one per page:
-/// it leaves a finished game (`unsubscribe`) and subscribes to the next one on the same socket. The server limits what one account may do (lobbies started, messages per
-/// second) to what a person does; when a short saturation run with few games goes faster than
-/// that, the slot takes in more players (a new game, with the larger circle taking turns), and
-/// the report counts it.
+/// it leaves a finished game (`unsubscribe`) and subscribes to the next one on the same socket.
+/// The server limits what one account may do (lobbies started, messages per second) to what a
+/// person does; when a short saturation run with few games goes faster than that, the slot takes
+/// in more players (a new game, with the larger circle taking turns), and the report counts it.
 pub async fn slot(args: Arc<Args>, stats: Arc<Stats>, deadline: Instant, seed: u64) -> anyhow::Result<()> {
     let client = reqwest::Client::new();
     let bases = if args.sockets.is_empty() { std::slice::from_ref(&args.url) } else { &args.sockets[..] };
