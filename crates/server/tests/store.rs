@@ -17,10 +17,20 @@ where
     F: Fn(Store) -> Fut,
     Fut: std::future::Future<Output = ()>,
 {
+    each_database(|store, _, _| test(store)).await;
+}
+
+/// [`each_backend`], the test also given the database's URL and backend (`sqlite` or
+/// `postgres`), for what it does beside the store.
+async fn each_database<F, Fut>(test: F)
+where
+    F: Fn(Store, String, &'static str) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
     for db in TestDb::all().await {
         eprintln!("-- on {}", db.backend);
         let store = Store::open(&db.url).await.expect("open and migrate");
-        test(store.clone()).await;
+        test(store.clone(), db.url.clone(), db.backend).await;
         store.close().await;
         db.cleanup().await;
     }
@@ -320,9 +330,7 @@ async fn appended_actions_come_back_in_order_and_a_seq_cannot_be_written_twice()
 /// the game, nor renaming it, nor moving its actions to a game that does not exist, gets through.
 #[tokio::test]
 async fn an_action_needs_its_stored_game_and_a_game_with_actions_stays() {
-    for db in TestDb::all().await {
-        eprintln!("-- on {}", db.backend);
-        let store = Store::open(&db.url).await.expect("open and migrate");
+    each_database(|store, url, backend| async move {
         let a = store.create_account("A", AccountKind::Guest, None, None).await.unwrap();
         let game = new_game(vec![a.id.clone(), a.id.clone()]);
         store.start_game(&game, None).await.unwrap();
@@ -335,8 +343,8 @@ async fn an_action_needs_its_stored_game_and_a_game_with_actions_stays() {
         assert!(store.actions(&stranger).await.unwrap().is_empty());
         store.append_actions(&[row(&game.id, 1), row(&game.id, 2)]).await.unwrap();
 
-        let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(&db.url).await.unwrap();
-        if db.backend == "sqlite" {
+        let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(&url).await.unwrap();
+        if backend == "sqlite" {
             // As the server's own connections do (SQLite checks foreign keys per connection).
             sqlx::Executor::execute(&mut conn, "PRAGMA foreign_keys = ON").await.unwrap();
         }
@@ -354,16 +362,15 @@ async fn an_action_needs_its_stored_game_and_a_game_with_actions_stays() {
         }
         let everything = sqlx::query("delete from games").execute(&mut conn).await;
         assert!(everything.is_err(), "delete every game: {everything:?}");
-        if db.backend == "postgres" {
+        if backend == "postgres" {
             let truncated = sqlx::query("truncate games cascade").execute(&mut conn).await;
             assert!(truncated.is_err(), "truncate the games: {truncated:?}");
         }
         let _ = sqlx::Connection::close(conn).await;
         assert_eq!(store.actions(&game.id).await.unwrap(), vec![row(&game.id, 1), row(&game.id, 2)]);
         assert!(store.game(&game.id).await.unwrap().is_some());
-        store.close().await;
-        db.cleanup().await;
-    }
+    })
+    .await;
 }
 
 /// A database that a newer server migrated (a migration this server does not know) is refused at
