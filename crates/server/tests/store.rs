@@ -324,6 +324,32 @@ async fn appended_actions_come_back_in_order_and_a_seq_cannot_be_written_twice()
     .await;
 }
 
+/// An action is stored as the very text it was sent as, line breaks and tabs between its tokens
+/// too (on PostgreSQL such a batch travels as JSON, not as lines of tab-separated fields), in a
+/// batch with plain ones.
+#[tokio::test]
+async fn an_action_sent_with_tabs_and_line_breaks_comes_back_byte_for_byte() {
+    each_backend(|store| async move {
+        let a = store.create_account("A", AccountKind::Guest, None, None).await.unwrap();
+        let game = new_game(vec![a.id.clone()]);
+        store.start_game(&game, None).await.unwrap();
+        let spaced = |seq: u64, text: &str| ActionRow {
+            action: serde_json::value::RawValue::from_string(text.to_string()).unwrap(),
+            ..row(&game.id, seq)
+        };
+        let rows = [row(&game.id, 1), spaced(2, "{\n\t\"step\": 2,\r\n \"say\": \"\\t\"\n}"), row(&game.id, 3)];
+        store.append_actions(&rows).await.unwrap();
+        store.append_actions(&[spaced(4, "{\"step\":\t4}")]).await.unwrap();
+        let stored = store.actions(&game.id).await.unwrap();
+        assert_eq!(
+            stored.iter().map(|r| r.action.get()).collect::<Vec<_>>(),
+            [rows[0].action.get(), "{\n\t\"step\": 2,\r\n \"say\": \"\\t\"\n}", rows[2].action.get(), "{\"step\":\t4}",]
+        );
+        assert_eq!(stored[..3], rows, "and every other field as it was");
+    })
+    .await;
+}
+
 /// Every stored action belongs to a stored game, and a game with actions stays (on PostgreSQL
 /// a check per statement and triggers, on SQLite a foreign key): an action of a game the store
 /// does not hold is refused, alone or in a batch, which then stores nothing; and neither deleting

@@ -199,10 +199,21 @@ struct RowJson<'a> {
     c: Option<u8>,
 }
 
-/// PostgreSQL: the rows are one `jsonb` array, read back as a record set.
+/// PostgreSQL: the rows are one `jsonb` array, read back as a record set (the fallback of
+/// [`INSERT_ACTIONS_PG_LINES`]).
 const INSERT_ACTIONS_PG: &str = "insert into actions (game_id, seq, seat, action, state_hash, by_clock, created_at) \
      select r.g, r.s, r.t, r.a, r.h, r.c, $1 \
      from jsonb_to_recordset($2::jsonb) as r(g text, s bigint, t bigint, a text, h text, c bigint)";
+
+/// PostgreSQL: the rows are one text, a line per row of six tab-separated fields (game, seq,
+/// seat, action, hash, and `1` or nothing for by-clock; see [`row_lines`]). PostgreSQL splits
+/// such a text in about a quarter of the time it takes to parse the same rows as `jsonb` (~1 µs
+/// against ~3.5 µs a row), and nothing in it needs unescaping.
+const INSERT_ACTIONS_PG_LINES: &str =
+    "insert into actions (game_id, seq, seat, action, state_hash, by_clock, created_at) \
+     select split_part(l, E'\\t', 1), split_part(l, E'\\t', 2)::bigint, split_part(l, E'\\t', 3)::bigint, \
+     split_part(l, E'\\t', 4), split_part(l, E'\\t', 5), nullif(split_part(l, E'\\t', 6), '')::bigint, $1 \
+     from unnest(string_to_array($2, E'\\n')) as l";
 
 /// SQLite: the same, through `json_each` (in array order).
 const INSERT_ACTIONS_SQLITE: &str =
@@ -210,30 +221,53 @@ const INSERT_ACTIONS_SQLITE: &str =
      select json_extract(value, '$.g'), json_extract(value, '$.s'), json_extract(value, '$.t'), \
      json_extract(value, '$.a'), json_extract(value, '$.h'), json_extract(value, '$.c'), $1 from json_each($2)";
 
+/// `rows` as the lines [`INSERT_ACTIONS_PG_LINES`] reads, or none when a text field holds a tab
+/// or a line break (an action sent with whitespace in it): those rows go as JSON instead.
+fn row_lines(rows: &[&ActionRow]) -> Option<String> {
+    use std::fmt::Write;
+    let plain = |text: &str| !text.contains(['\t', '\n']);
+    let mut lines = String::with_capacity(rows.len() * 160);
+    for (i, r) in rows.iter().enumerate() {
+        let (game, action, hash) = (r.game.as_str(), r.action.get(), r.hash.0.as_str());
+        if !(plain(game) && plain(action) && plain(hash)) {
+            return None;
+        }
+        if i > 0 {
+            lines.push('\n');
+        }
+        let by_clock = if r.by_clock { "1" } else { "" };
+        // Writing into a `String` cannot fail.
+        let _ = write!(lines, "{game}\t{}\t{}\t{action}\t{hash}\t{by_clock}", r.seq, r.seat.0);
+    }
+    Some(lines)
+}
+
 /// Inserts `rows` (at most [`INSERT_CHUNK`]) with one statement, whatever their number: the rows
-/// travel as one JSON parameter (`$2`; `$1` is the time, shared). Six parameters per row, each
-/// copied and converted by sqlx's `Any` driver, were ~3% of the server's samples under load, and
-/// every batch size was its own prepared statement; now one statement text serves every batch
-/// (docs/performance.md).
+/// travel as one parameter (`$2`; `$1` is the time, shared), on PostgreSQL as lines of text
+/// ([`row_lines`]), otherwise as JSON. Six parameters per row, each copied and converted by
+/// sqlx's `Any` driver, were ~3% of the server's samples under load, and every batch size was its
+/// own prepared statement; now one statement text serves every batch (docs/performance.md).
 async fn insert_actions(conn: &mut AnyConnection, rows: &[&ActionRow], now: i64) -> Result<(), StoreError> {
-    let json: Vec<RowJson<'_>> = rows
-        .iter()
-        .map(|r| RowJson {
-            g: r.game.as_str(),
-            s: r.seq,
-            t: r.seat.0,
-            a: r.action.get(),
-            h: &r.hash.0,
-            c: r.by_clock.then_some(1),
-        })
-        .collect();
-    let json = serde_json::to_string(&json).map_err(|e| corrupt("actions", e))?;
-    let sql = if conn.backend_name() == <sqlx::Postgres as sqlx::Database>::NAME {
-        INSERT_ACTIONS_PG
-    } else {
-        INSERT_ACTIONS_SQLITE
+    let postgres = conn.backend_name() == <sqlx::Postgres as sqlx::Database>::NAME;
+    let (sql, param) = match postgres.then(|| row_lines(rows)).flatten() {
+        Some(lines) => (INSERT_ACTIONS_PG_LINES, lines),
+        None => {
+            let json: Vec<RowJson<'_>> = rows
+                .iter()
+                .map(|r| RowJson {
+                    g: r.game.as_str(),
+                    s: r.seq,
+                    t: r.seat.0,
+                    a: r.action.get(),
+                    h: &r.hash.0,
+                    c: r.by_clock.then_some(1),
+                })
+                .collect();
+            let json = serde_json::to_string(&json).map_err(|e| corrupt("actions", e))?;
+            (if postgres { INSERT_ACTIONS_PG } else { INSERT_ACTIONS_SQLITE }, json)
+        }
     };
-    sqlx::query(sql).bind(now).bind(json).execute(conn).await.map_err(StoreError::from_insert)?;
+    sqlx::query(sql).bind(now).bind(param).execute(conn).await.map_err(StoreError::from_insert)?;
     Ok(())
 }
 
