@@ -289,7 +289,7 @@ pub async fn slot(args: Arc<Args>, stats: Arc<Stats>, deadline: Instant, seed: u
             let (game, players) = new_game(&args, &stats, &client, &ws_urls, &tokens, &mut sockets, games).await?;
             if first {
                 first = false;
-                stats.ready.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                stats.slot_ready();
                 // Spread the first actions of the realistic shape over one think time.
                 tokio::time::sleep(think(&mut rng, args.think_ms)).await;
             }

@@ -108,12 +108,11 @@ async fn run(args: Arc<Args>) -> anyhow::Result<()> {
             eprintln!("slot failed: {e:#}");
         }
     }
-    let elapsed = started.elapsed().as_secs_f64();
     println!("games at once:        {}", args.games);
     println!("players per game:     {}", args.players);
     println!("think time:           {} ms mean between a game's actions", args.think_ms);
     let server_cpu = server.as_deref().zip(server_before).map(|(pid, before)| cpu_times(pid).since(before));
-    stats.report(elapsed, cpu_times("self").since(cpu_before), server_cpu);
+    stats.report(started, cpu_times("self").since(cpu_before), server_cpu);
     println!("failed game slots:    {failures}");
     if failures > 0 {
         anyhow::bail!("{failures} game slots failed");

@@ -22,6 +22,8 @@ pub struct Stats {
     pub ready: AtomicU64,
     /// Game slots in the run.
     pub slots: u64,
+    /// When the last slot's first game was set up: the measurement window opens then.
+    pub all_ready: std::sync::OnceLock<std::time::Instant>,
     pub(crate) samples: Mutex<Samples>,
 }
 
@@ -51,7 +53,7 @@ impl Stats {
         self.accepted.fetch_add(1, Ordering::Relaxed);
         // Latencies count once every slot has set up its game: before that, thousands of games
         // being created (accounts, lobbies, sockets) share the server with the first actions.
-        if self.ready.load(Ordering::Relaxed) < self.slots {
+        if self.all_ready.get().is_none() {
             return;
         }
         let mut s = self.samples.lock().unwrap_or_else(|e| e.into_inner());
@@ -62,9 +64,18 @@ impl Stats {
         s.patch_ops_bytes.extend(patch_bytes.iter().map(|(_, ops)| *ops));
     }
 
-    /// Prints the report; `cpu` is this process's CPU time over the run, `server` the server's
-    /// (when its process id was given).
-    pub fn report(&self, elapsed: f64, cpu: CpuTimes, server: Option<CpuTimes>) {
+    /// Counts one more slot whose first game is set up and subscribed; the last one opens the
+    /// measurement window.
+    pub fn slot_ready(&self) {
+        if self.ready.fetch_add(1, Ordering::Relaxed) + 1 == self.slots {
+            let _ = self.all_ready.set(std::time::Instant::now());
+        }
+    }
+
+    /// Prints the report; `started` is when the run began, `cpu` this process's CPU time over
+    /// the run, `server` the server's (when its process id was given).
+    pub fn report(&self, started: std::time::Instant, cpu: CpuTimes, server: Option<CpuTimes>) {
+        let elapsed = started.elapsed().as_secs_f64();
         let cpu_seconds = cpu.total();
         let mut guard = self.samples.lock().unwrap_or_else(|e| e.into_inner());
         let s = &mut *guard;
@@ -76,7 +87,27 @@ impl Stats {
         let accepted = self.accepted.load(Ordering::Relaxed);
         println!("elapsed:              {elapsed:.1} s (including game setup)");
         println!("accepted actions:     {accepted}");
-        println!("actions per second:   {:.0}", accepted as f64 / elapsed);
+        // Over the window after set-up, as boardgame.io's load.js measures its moves per second:
+        // the actions timed there (sent once every slot was set up) over the window's length.
+        match self.all_ready.get() {
+            Some(ready) => {
+                let setup = ready.duration_since(started).as_secs_f64();
+                let window = (elapsed - setup).max(f64::EPSILON);
+                println!(
+                    "set-up:               {setup:.2} s (until every slot's first game was set up and subscribed)"
+                );
+                println!(
+                    "actions per second:   {:.0} (the {} actions timed over the {window:.1} s after set-up)",
+                    s.last_patch_us.len() as f64 / window,
+                    s.last_patch_us.len()
+                );
+            }
+            None => println!("set-up:               never complete (a slot failed before its first game started)"),
+        }
+        println!(
+            "whole run:            {:.0} actions per second (all {accepted} over {elapsed:.1} s, set-up included)",
+            accepted as f64 / elapsed
+        );
         println!("games finished:       {}", self.games_finished.load(Ordering::Relaxed));
         println!("refused actions:      {}", self.rejected.load(Ordering::Relaxed));
         let limited = self.rate_limited.load(Ordering::Relaxed);
