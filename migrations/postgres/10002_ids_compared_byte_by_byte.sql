@@ -12,8 +12,8 @@
 -- constraint changes meaning.
 --
 -- Only the indexes are rebuilt (the text itself is not rewritten); on a large log that takes a
--- while once, under this migration's lock. Names keep the database's collation: `name_key` is
--- what players see sorted.
+-- while once, under this migration's lock. Names (`accounts.name`, `name_key`) keep the
+-- database's collation: they are people's words, not ids.
 
 -- The rename guard names games.id, which cannot change type under it: it is set again below.
 drop trigger games_are_not_renamed on games;

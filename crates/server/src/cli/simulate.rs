@@ -59,7 +59,7 @@ pub struct PatchBytes {
 }
 
 impl PatchBytes {
-    /// The figures of `sizes` (nearest-rank percentiles, as `loadgen` computes them); `None` if empty.
+    /// The figures of `sizes` (nearest-rank percentiles, at the ranks `loadgen` reads); `None` if empty.
     pub fn from_sizes(mut sizes: Vec<usize>) -> Option<PatchBytes> {
         if sizes.is_empty() {
             return None;
