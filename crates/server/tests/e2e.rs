@@ -171,6 +171,25 @@ async fn play_a_private_game(server: &TestServer, seed: u64) {
     let history = ben.get("/api/me/games").await;
     let entry = history["games"].as_array().unwrap().iter().find(|g| g["id"] == game.as_str()).expect("listed");
     assert_eq!((entry["seat"].as_u64(), entry["status"].as_str()), (Some(1), Some("finished")));
+
+    // Everyone leaves the finished game (its table then lets go of what playing needed); a player
+    // who comes back later, even one holding the last version, gets the final position whole.
+    for p in players.iter_mut().chain(std::iter::once(&mut spectator)) {
+        p.ws.send(json!({"type": "unsubscribe", "game": game})).await;
+        // A socket answers in order, and its unsubscribe waits for the table: once the ping is
+        // answered, the table has let this subscriber go.
+        p.ws.send(json!({"type": "ping", "req": 77})).await;
+        p.ws.recv_until(|m| m["type"] == "pong").await;
+    }
+    let mut ws = Ws::connect(server.addr, ben.token.as_deref()).await;
+    ws.send(json!({"type": "subscribe", "game": game, "last_version": version})).await;
+    let late = ws.recv_until(|m| m["type"] == "snapshot" || m["type"] == "resumed" || m["type"] == "error").await;
+    assert_eq!(late["type"], "snapshot", "a late subscriber to a finished game gets its final snapshot: {late}");
+    assert_eq!(late["version"], version);
+    assert_eq!(late["view"], server_views[1][version as usize]);
+    assert_eq!(late["outcome"], players[1].outcome.clone().unwrap());
+    assert_eq!(late["seed"].as_str(), players[1].seed.as_deref());
+    assert_eq!(late["legal_actions"], json!([]));
 }
 
 #[tokio::test]

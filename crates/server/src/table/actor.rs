@@ -547,7 +547,23 @@ impl Actor {
     fn schedule_idle(&mut self) {
         if self.finished() && self.viewers.iter().all(|v| v.subscribers.is_empty()) {
             self.idle_due = deadline(Instant::now(), self.config.idle_finished);
+            self.release_working_memory();
         }
+    }
+
+    /// A finished table that nobody watches waits only for a late subscriber: it keeps the game
+    /// (the snapshot is written from it) and lets go of what playing needed, the views last sent,
+    /// the engine's memos of its views and state text, the diff memo. Under load these were most
+    /// of a finished table's memory, and finished tables linger `idle_finished`. A late
+    /// subscriber gets a snapshot written afresh, as one of a table rebuilt from its log does.
+    fn release_working_memory(&mut self) {
+        for v in &mut self.viewers {
+            v.view = None;
+            v.history = VecDeque::new();
+        }
+        self.memo = DiffMemo::default();
+        self.view_cache = ViewCache::default();
+        self.hash_cache = ViewCache::default();
     }
 
     /// A bot's move is due, or an absent player's time ran out: a random bot plays for the seat,
