@@ -409,7 +409,9 @@ impl ServerMsg<'_> {
 /// One action's patch messages, one per viewer: the text of [`ServerMsg::Patch`], assembled from
 /// parts written once per action (the game, version, who waits, the clock, the result) and the
 /// viewer's own (its patch and legal actions; its events, written once per distinct audience).
-/// A table writes one for every viewer after every action.
+/// A table keeps one and starts it afresh ([`PatchFrames::start`]) for every action: its buffers
+/// are reused from one action to the next.
+#[derive(Default)]
 pub struct PatchFrames {
     /// `{"type":"patch","game":…,"version":…,"seat":…,"patch":`
     head: String,
@@ -417,17 +419,25 @@ pub struct PatchFrames {
     middle: String,
     /// `,"seed":…,"outcome":…` and `by_clock` and `clock` when set, then `}`.
     tail: String,
-    /// The events' JSON by which of them the viewer sees.
+    /// Where a value is serialised before it is copied into a part.
+    scratch: Vec<u8>,
+    /// The events' JSON by which of them the viewer sees: the first `events_used` are this
+    /// action's, those after kept only for their buffers.
     events: Vec<(Vec<bool>, String)>,
-    /// The last message written, and its patch, events (their entry in `events`) and legal
-    /// actions: viewers who see the same (most of those not to act) share its bytes.
-    last: Option<(String, usize, String, crate::outbox::Frame)>,
+    events_used: usize,
+    /// The last message written this action and its events (their entry in `events`), with
+    /// its patch and legal actions in `last_patch` and `last_legal`: viewers who see the same
+    /// (most of those not to act) share its bytes.
+    last: Option<(usize, crate::outbox::Frame)>,
+    last_patch: String,
+    last_legal: String,
 }
 
 impl PatchFrames {
-    /// The parts every viewer's message of this action shares.
+    /// Starts the messages of an action: writes the parts every viewer's message shares.
     #[allow(clippy::too_many_arguments)]
-    pub fn new(
+    pub fn start(
+        &mut self,
         game: &GameId,
         version: u64,
         seat: Seat,
@@ -436,37 +446,42 @@ impl PatchFrames {
         outcome: Option<&Outcome>,
         by_clock: bool,
         clock: Option<&Clock>,
-    ) -> PatchFrames {
-        fn json<T: Serialize + ?Sized>(value: &T) -> String {
-            // Plain data: serialisation cannot fail.
-            serde_json::to_string(value).unwrap_or_default()
+    ) {
+        fn json<T: Serialize + ?Sized>(out: &mut String, scratch: &mut Vec<u8>, value: &T) {
+            scratch.clear();
+            // Plain data: serialisation cannot fail, and serde_json writes UTF-8.
+            if serde_json::to_writer(&mut *scratch, value).is_ok() {
+                out.push_str(std::str::from_utf8(scratch).unwrap_or_default());
+            }
         }
-        let mut head = String::with_capacity(96);
+        let (head, middle, tail, scratch) = (&mut self.head, &mut self.middle, &mut self.tail, &mut self.scratch);
+        head.clear();
         head.push_str(r#"{"type":"patch","game":"#);
-        head.push_str(&json(game));
+        json(head, scratch, game);
         head.push_str(r#","version":"#);
-        head.push_str(&json(&version));
+        json(head, scratch, &version);
         head.push_str(r#","seat":"#);
-        head.push_str(&json(&seat));
+        json(head, scratch, &seat);
         head.push_str(r#","patch":"#);
-        let mut middle = String::with_capacity(48);
+        middle.clear();
         middle.push_str(r#","to_act":"#);
-        middle.push_str(&json(to_act));
+        json(middle, scratch, to_act);
         middle.push_str(r#","legal_actions":"#);
-        let mut tail = String::with_capacity(48);
+        tail.clear();
         tail.push_str(r#","seed":"#);
-        tail.push_str(&json(&seed));
+        json(tail, scratch, &seed);
         tail.push_str(r#","outcome":"#);
-        tail.push_str(&json(&outcome));
+        json(tail, scratch, &outcome);
         if by_clock {
             tail.push_str(r#","by_clock":true"#);
         }
         if let Some(clock) = clock {
             tail.push_str(r#","clock":"#);
-            tail.push_str(&json(clock));
+            json(tail, scratch, clock);
         }
         tail.push('}');
-        PatchFrames { head, middle, tail, events: Vec::new(), last: None }
+        self.events_used = 0;
+        self.last = None;
     }
 
     /// The message for `viewer`, whose RFC 6902 patch is `patch`, as compact JSON text.
@@ -481,18 +496,24 @@ impl PatchFrames {
         // for another, and need no list of their own.
         let sees = |e: &DynEvent| e.audience.includes(viewer);
         let same = |seen: &[bool]| seen.len() == events.len() && seen.iter().zip(events).all(|(s, e)| *s == sees(e));
-        let index = match self.events.iter().position(|(seen, _)| same(seen)) {
+        let index = match self.events[..self.events_used].iter().position(|(seen, _)| same(seen)) {
             Some(i) => i,
             None => {
-                let mut text = String::with_capacity(128);
-                EventRef::write_list(&EventRef::visible(events, viewer), &mut text);
-                self.events.push((events.iter().map(sees).collect(), text));
-                self.events.len() - 1
+                if self.events_used == self.events.len() {
+                    self.events.push((Vec::new(), String::with_capacity(128)));
+                }
+                let (seen, text) = &mut self.events[self.events_used];
+                seen.clear();
+                seen.extend(events.iter().map(sees));
+                text.clear();
+                EventRef::write_list(&EventRef::visible(events, viewer), text);
+                self.events_used += 1;
+                self.events_used - 1
             }
         };
-        if let Some((_, _, _, frame)) =
-            self.last.as_ref().filter(|(p, e, l, _)| *e == index && p.as_str() == patch && l.as_str() == legal_actions)
-        {
+        if let Some((_, frame)) = self.last.as_ref().filter(|(e, _)| {
+            *e == index && self.last_patch.as_str() == patch && self.last_legal.as_str() == legal_actions
+        }) {
             return frame.clone();
         }
         let events = &self.events[index].1;
@@ -513,16 +534,11 @@ impl PatchFrames {
         out.push_str(legal_actions);
         out.push_str(&self.tail);
         let frame = crate::outbox::Frame::from(out);
-        // The buffers of the last message's parts are reused.
-        let (mut p, mut l) = match self.last.take() {
-            Some((p, _, l, _)) => (p, l),
-            None => (String::new(), String::new()),
-        };
-        p.clear();
-        p.push_str(patch);
-        l.clear();
-        l.push_str(legal_actions);
-        self.last = Some((p, index, l, frame.clone()));
+        self.last_patch.clear();
+        self.last_patch.push_str(patch);
+        self.last_legal.clear();
+        self.last_legal.push_str(legal_actions);
+        self.last = Some((index, frame.clone()));
         frame
     }
 }
@@ -618,13 +634,15 @@ mod tests {
             serde_json::to_string(&[serde_json::json!({"pick": 12}), serde_json::json!({"pass": true})]).unwrap();
         let (legal, none) = (RawValue::from_string(legal).unwrap(), RawValue::from_string("[]".into()).unwrap());
         let to_act = [game_core::Seat(1)];
+        // One set of buffers for every action, as a table keeps it.
+        let mut frames = PatchFrames::default();
         for (seed, outcome, by_clock, clock) in [
             (None, None, false, None),
             (Some("00ff"), Some(&outcome), true, Some(&clock)),
             (None, None, true, None),
             (None, None, false, Some(&clock)),
         ] {
-            let mut frames = PatchFrames::new(&game, 9, game_core::Seat(0), &to_act, seed, outcome, by_clock, clock);
+            frames.start(&game, 9, game_core::Seat(0), &to_act, seed, outcome, by_clock, clock);
             // A viewer right after one who sees the same gets the same bytes, shared.
             let mut last: Option<(Viewer, crate::outbox::Frame)> = None;
             for viewer in [
@@ -658,7 +676,7 @@ mod tests {
                 }
                 last = Some((viewer, frame));
             }
-            assert_eq!(frames.events.len(), 2, "the events are written once per audience");
+            assert_eq!(frames.events_used, 2, "the events are written once per audience");
         }
     }
 

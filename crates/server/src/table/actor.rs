@@ -70,6 +70,8 @@ pub(super) struct Actor {
     view_cache: ViewCache,
     /// The engine's memo of the state JSON it hashed last (see `Game::write_canonical`).
     hash_cache: ViewCache,
+    /// The buffers an action's patch messages are written in, kept from one action to the next.
+    frames: PatchFrames,
     rx: mpsc::Receiver<Command>,
     store: Store,
     catalog: Arc<Catalog>,
@@ -136,6 +138,7 @@ impl Actor {
             memo: DiffMemo::default(),
             view_cache,
             hash_cache: ViewCache::default(),
+            frames: PatchFrames::default(),
             rx,
             store,
             catalog,
@@ -389,7 +392,10 @@ impl Actor {
         let seed = outcome.as_ref().map(|_| self.seed.to_hex());
         let version = self.version;
         self.memo.clear();
-        let mut frames = PatchFrames::new(
+        // Taken for the broadcast (its buffers come back at the end): the viewers' loop below
+        // borrows the rest of the table.
+        let mut frames = std::mem::take(&mut self.frames);
+        frames.start(
             &self.info.id,
             version,
             seat,
@@ -445,6 +451,7 @@ impl Actor {
                 v.history = VecDeque::new();
             }
         }
+        self.frames = frames;
     }
 
     fn subscribe(&mut self, conn: ConnId, viewer: Viewer, last_version: Option<u64>, out: Outbox) {
@@ -516,13 +523,13 @@ impl Actor {
     fn schedule(&mut self) {
         self.bot_due = None;
         let previous = (self.turn_due.take(), std::mem::take(&mut self.turn_seats));
-        let waiting = self.game.to_act().iter().filter(|s| s.index() < 16).fold(0u16, |m, s| m | (1 << s.index()));
+        let to_act = self.game.to_act();
+        let waiting = to_act.iter().filter(|s| s.index() < 16).fold(0u16, |m, s| m | (1 << s.index()));
         self.info.waiting.store(waiting, std::sync::atomic::Ordering::Relaxed);
         if self.finished() {
             self.schedule_idle();
             return;
         }
-        let to_act = self.game.to_act();
         let is_bot = |s: &Seat| self.info.bots.get(s.index()).copied().unwrap_or(false);
         let now = Instant::now();
         if to_act.iter().any(is_bot) {
@@ -564,6 +571,7 @@ impl Actor {
         self.memo = DiffMemo::default();
         self.view_cache = ViewCache::default();
         self.hash_cache = ViewCache::default();
+        self.frames = PatchFrames::default();
     }
 
     /// A bot's move is due, or an absent player's time ran out: a random bot plays for the seat,

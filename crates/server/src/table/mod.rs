@@ -141,6 +141,11 @@ impl TableHandle {
         self.tx.send(command).await.is_ok()
     }
 
+    /// Sends a command; if the table has stopped, the command comes back.
+    pub async fn send_or_return(&self, command: Command) -> Result<(), Command> {
+        self.tx.send(command).await.map_err(|e| e.0)
+    }
+
     /// Whether this handle forwards to another node (cluster mode) rather than to a local table.
     pub fn is_remote(&self) -> bool {
         self.remote

@@ -95,21 +95,21 @@ impl Connection {
         action: Box<serde_json::value::RawValue>,
         req: Option<u64>,
     ) -> Result<(), ApiError> {
-        let account = self.account.as_ref().map(|a| a.id.clone());
-        if account.is_none() {
+        if self.account.is_none() {
             return Err(ApiError::MissingToken);
         }
+        let mut action = action;
         for _ in 0..2 {
             let table = self.table(game).await?;
-            let seat = table.info.access().player(account.as_ref())?;
+            let seat = table.info.access().player(self.account.as_ref().map(|a| &a.id))?;
             // The table answers on this socket's queue itself, right behind the mover's patch.
-            let command =
-                Command::Action { conn: self.id, seat, version, action: action.clone(), req, out: self.out.clone() };
-            if !table.send(command).await {
-                self.forget(game);
-                continue;
-            }
-            return Ok(());
+            let command = Command::Action { conn: self.id, seat, version, action, req, out: self.out.clone() };
+            // A table that stopped (a finished game left idle) hands the action back: it goes
+            // to the one loaded again.
+            let Err(back) = table.send_or_return(command).await else { return Ok(()) };
+            let Command::Action { action: unsent, .. } = back else { break };
+            action = unsent;
+            self.forget(game);
         }
         Err(self.stopped())
     }
