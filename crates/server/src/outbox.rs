@@ -39,9 +39,15 @@ pub trait Direct: Send + Sync {
     fn try_write(&self, frames: &[&Frame]) -> bool;
 }
 
-/// The sending side of a socket's queue (cheap to clone).
+/// The sending side of a socket's queue (cheap to clone: one reference count, as a table takes
+/// one with every action a socket sends it).
 #[derive(Clone)]
 pub struct Outbox {
+    inner: Arc<Senders>,
+}
+
+/// What every clone of an [`Outbox`] shares.
+struct Senders {
     tx: mpsc::Sender<Item>,
     overflow: CancellationToken,
     /// Set (before `overflow` is cancelled) when the queue overflows: read on every message
@@ -56,9 +62,9 @@ pub struct Outbox {
 impl std::fmt::Debug for Outbox {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Outbox")
-            .field("pending", &self.pending.load(Ordering::Relaxed))
+            .field("pending", &self.inner.pending.load(Ordering::Relaxed))
             .field("fell_behind", &self.fell_behind())
-            .field("direct", &self.direct.is_some())
+            .field("direct", &self.inner.direct.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -88,11 +94,13 @@ pub fn outbox_to(capacity: usize, direct: Option<Arc<dyn Direct>>) -> (Outbox, O
     let (overflow, fell_behind) = (CancellationToken::new(), Arc::new(AtomicBool::new(false)));
     let pending = Arc::new(AtomicUsize::new(0));
     let out = Outbox {
-        tx,
-        overflow: overflow.clone(),
-        fell_behind: Arc::clone(&fell_behind),
-        pending: Arc::clone(&pending),
-        direct,
+        inner: Arc::new(Senders {
+            tx,
+            overflow: overflow.clone(),
+            fell_behind: Arc::clone(&fell_behind),
+            pending: Arc::clone(&pending),
+            direct,
+        }),
     };
     (out, OutboxReader { rx, second: None, overflow, fell_behind, pending, handed: 0 })
 }
@@ -112,20 +120,21 @@ impl Outbox {
 
     /// Whether the queue has overflowed (nothing more is queued).
     pub fn fell_behind(&self) -> bool {
-        self.fell_behind.load(Ordering::Acquire)
+        self.inner.fell_behind.load(Ordering::Acquire)
     }
 
     /// Whether `other` queues to the same socket.
     pub fn same_socket(&self, other: &Outbox) -> bool {
-        self.tx.same_channel(&other.tx)
+        self.inner.tx.same_channel(&other.inner.tx)
     }
 
     fn queue(&self, item: Item) -> bool {
-        if self.fell_behind.load(Ordering::Acquire) || self.tx.is_closed() {
+        let this = &*self.inner;
+        if this.fell_behind.load(Ordering::Acquire) || this.tx.is_closed() {
             return false;
         }
-        if let Some(direct) = &self.direct {
-            if self.pending.load(Ordering::Acquire) == 0 {
+        if let Some(direct) = &this.direct {
+            if this.pending.load(Ordering::Acquire) == 0 {
                 let written = match &item {
                     Item::One(text) => direct.try_write(&[text]),
                     Item::Two(pair) => direct.try_write(&[&pair.0, &pair.1]),
@@ -135,17 +144,17 @@ impl Outbox {
                 }
             }
         }
-        self.pending.fetch_add(1, Ordering::AcqRel);
-        match self.tx.try_send(item) {
+        this.pending.fetch_add(1, Ordering::AcqRel);
+        match this.tx.try_send(item) {
             Ok(()) => true,
             Err(TrySendError::Full(_)) => {
-                self.pending.fetch_sub(1, Ordering::AcqRel);
-                self.fell_behind.store(true, Ordering::Release);
-                self.overflow.cancel();
+                this.pending.fetch_sub(1, Ordering::AcqRel);
+                this.fell_behind.store(true, Ordering::Release);
+                this.overflow.cancel();
                 false
             }
             Err(TrySendError::Closed(_)) => {
-                self.pending.fetch_sub(1, Ordering::AcqRel);
+                this.pending.fetch_sub(1, Ordering::AcqRel);
                 false
             }
         }
@@ -228,7 +237,7 @@ mod tests {
         let (out, mut reader) = outbox(2);
         assert!(out.send("a".into()));
         assert!(out.send("b".into()));
-        assert!(!out.overflow.is_cancelled());
+        assert!(!out.inner.overflow.is_cancelled());
         assert!(!out.send("c".into()), "the third message does not fit");
         assert!(reader.overflow_signal().is_cancelled() && reader.fell_behind());
         assert_eq!(reader.try_recv().as_deref(), Some("a"));

@@ -164,11 +164,15 @@ impl Actor {
     /// Returns the subscribers it had if it was stopped (cluster mode: when the server is not
     /// shutting down, another node took the game's lease, and they follow the game there).
     pub(super) async fn run(mut self) -> Vec<(ConnId, Viewer, Outbox)> {
+        // One wait for the stop, for the table's whole life: made afresh at every command, it
+        // took its token's lock to register and again to deregister.
+        let stopped = self.shutdown.clone().cancelled_owned();
+        tokio::pin!(stopped);
         loop {
             let due = [self.bot_due, self.turn_due, self.idle_due].into_iter().flatten().min();
             tokio::select! {
                 biased;
-                _ = self.shutdown.cancelled() => break,
+                () = &mut stopped => break,
                 command = self.rx.recv() => match command {
                     None => break,
                     Some(command) => self.handle(command).await,

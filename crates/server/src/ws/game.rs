@@ -100,7 +100,16 @@ impl Connection {
         }
         let mut action = action;
         for _ in 0..2 {
-            let table = self.table(game).await?;
+            // The handle this socket holds for a game it watches, borrowed (a clone of a handle
+            // takes the lock of its cancellation token, twice with its drop).
+            let loaded;
+            let table = match self.games.get(game) {
+                Some(table) => table,
+                None => {
+                    loaded = self.state.tables.get_or_load(game).await?;
+                    &loaded
+                }
+            };
             let seat = table.info.access().player(self.account.as_ref().map(|a| &a.id))?;
             // The table answers on this socket's queue itself, right behind the mover's patch.
             let command = Command::Action { conn: self.id, seat, version, action, req, out: self.out.clone() };
