@@ -219,6 +219,7 @@ impl Actor {
                 }
                 unsubscribed(done);
                 self.schedule_idle();
+                self.release_if_unwatched();
             }
             Command::Action { seat, version, action, req, out, .. } => {
                 let mut answer = Answer { out: Some(out), req, game: self.info.id.clone() };
@@ -320,6 +321,8 @@ impl Actor {
         self.broadcast(seat, &events, by_clock, answer);
         if self.finished() {
             tracing::info!(game = %self.info.id, version = self.version, "game over");
+            // After the last patches went out (they were written from what is let go of).
+            self.release_if_unwatched();
         }
         Ok(self.version)
     }
@@ -555,10 +558,13 @@ impl Actor {
         }
     }
 
+    fn finished_and_unwatched(&self) -> bool {
+        self.finished() && self.viewers.iter().all(|v| v.subscribers.is_empty())
+    }
+
     fn schedule_idle(&mut self) {
-        if self.finished() && self.viewers.iter().all(|v| v.subscribers.is_empty()) {
+        if self.finished_and_unwatched() {
             self.idle_due = deadline(Instant::now(), self.config.idle_finished);
-            self.release_working_memory();
         }
     }
 
@@ -567,7 +573,11 @@ impl Actor {
     /// the engine's memos of its views and state text, the diff memo. Under load these were most
     /// of a finished table's memory, and finished tables linger `idle_finished`. A late
     /// subscriber gets a snapshot written afresh, as one of a table rebuilt from its log does.
-    fn release_working_memory(&mut self) {
+    /// Called when the last subscriber leaves and after the game's last broadcast.
+    fn release_if_unwatched(&mut self) {
+        if !self.finished_and_unwatched() {
+            return;
+        }
         for v in &mut self.viewers {
             v.view = None;
             v.history = VecDeque::new();

@@ -92,13 +92,12 @@ impl Connection {
         &mut self,
         game: &GameId,
         version: u64,
-        action: Box<serde_json::value::RawValue>,
+        mut action: Box<serde_json::value::RawValue>,
         req: Option<u64>,
     ) -> Result<(), ApiError> {
         if self.account.is_none() {
             return Err(ApiError::MissingToken);
         }
-        let mut action = action;
         for _ in 0..2 {
             // The handle this socket holds for a game it watches, borrowed (a clone of a handle
             // takes the lock of its cancellation token, twice with its drop).
