@@ -56,6 +56,27 @@ pub struct ViewText {
     /// The patch to this part from the part it was written after, when its engine worked it
     /// out from its own state (see [`ViewText::derived_from`]).
     derived: Option<Box<Derived>>,
+    /// Names this text in a [`DiffMemo`] (see [`fresh_id`]): texts with the same id have the
+    /// same bytes (a clone keeps its original's id; a default text is the empty one, id 0).
+    id: u64,
+}
+
+/// A new [`ViewText`] id, never given before in this process. Each thread takes ids from a
+/// block of its own, so that writing a part touches no memory shared between threads.
+fn fresh_id() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    const BLOCK: u64 = 1 << 20;
+    static BLOCKS: AtomicU64 = AtomicU64::new(BLOCK);
+    thread_local!(static NEXT: Cell<(u64, u64)> = const { Cell::new((0, 0)) });
+    NEXT.with(|next| {
+        let (mut id, mut end) = next.get();
+        if id == end {
+            id = BLOCKS.fetch_add(BLOCK, Ordering::Relaxed);
+            end = id + BLOCK;
+        }
+        next.set((id + 1, end));
+        id
+    })
 }
 
 /// A view text's bytes and index.
@@ -119,7 +140,7 @@ impl ViewText {
     }
 
     fn from_body(body: Body) -> ViewText {
-        ViewText { body: OnceLock::from(body), write: None, derived: None }
+        ViewText { body: OnceLock::from(body), write: None, derived: None, id: fresh_id() }
     }
 
     /// A part whose text `write` writes when it is first asked for (by a snapshot, or a diff
@@ -127,7 +148,7 @@ impl ViewText {
     /// take the part's patch never writes it. `write` must give the same text every time.
     #[must_use]
     pub fn lazy(write: impl Fn() -> ViewText + Send + Sync + 'static) -> ViewText {
-        ViewText { body: OnceLock::new(), write: Some(Arc::new(write)), derived: None }
+        ViewText { body: OnceLock::new(), write: Some(Arc::new(write)), derived: None, id: fresh_id() }
     }
 
     /// The text and index, written now if not yet.
@@ -442,21 +463,25 @@ pub fn diff_text(old: &ViewText, new: &ViewText) -> String {
 /// never joins a view unless it is asked for whole (a snapshot).
 #[derive(Clone, Debug, Default)]
 pub struct ViewParts {
-    parts: Vec<Arc<ViewText>>,
+    /// Held in place up to [`INLINE_PARTS`]: a view per viewer per action, no allocation.
+    parts: smallvec::SmallVec<[Arc<ViewText>; INLINE_PARTS]>,
 }
+
+/// The most parts a [`ViewParts`] holds without allocating (the engines write at most eight).
+const INLINE_PARTS: usize = 8;
 
 impl ViewParts {
     /// The view made of `parts`, in order; each must be a JSON object, and no key may occur
     /// in two of them.
     #[must_use]
-    pub fn new(parts: Vec<Arc<ViewText>>) -> Self {
-        ViewParts { parts }
+    pub fn new(parts: impl IntoIterator<Item = Arc<ViewText>>) -> Self {
+        ViewParts { parts: parts.into_iter().collect() }
     }
 
     /// A view written as one text.
     #[must_use]
     pub fn whole(text: ViewText) -> Self {
-        ViewParts { parts: vec![Arc::new(text)] }
+        ViewParts { parts: smallvec::smallvec![Arc::new(text)] }
     }
 
     /// The view's whole text.
@@ -522,13 +547,20 @@ pub struct DiffMemo {
     used: usize,
     /// A path buffer, reused.
     path: String,
-    /// Pairs of parts (old, new) already diffed: the entries of their changed members, or
-    /// `None` when their keys differ (then the views are diffed whole).
+    /// Pairs of parts (old, new) already diffed, by their ids: where the entries of their
+    /// changed members are in `pair_entries`, or `None` when their keys differ (then the views
+    /// are diffed whole). Ids, unlike the parts' addresses, are never another part's, so no
+    /// part need be held here (holding them cost two reference counts a pair and their drops).
     pairs: Vec<PartPair>,
+    /// The pairs' entries, each pair's in one run.
+    pair_entries: Vec<usize>,
+    /// A view's entries, reused.
+    entries_buf: Vec<usize>,
 }
 
-/// Two parts (old, new) and the entries of their changed members (`None`: keys differ).
-type PartPair = (Arc<ViewText>, Arc<ViewText>, Option<Vec<usize>>);
+/// Two parts' ids (old, new) and the run of their changed members' entries in
+/// [`DiffMemo::pair_entries`] (`None`: keys differ).
+type PartPair = (u64, u64, Option<(usize, usize)>);
 
 #[derive(Debug, Default)]
 struct MemoEntry {
@@ -544,6 +576,7 @@ impl DiffMemo {
     pub fn clear(&mut self) {
         self.used = 0;
         self.pairs.clear();
+        self.pair_entries.clear();
         // Buffers of an unusually large action are not kept.
         if self.entries.iter().any(|e| e.capacity() > MAX_KEPT_ENTRY) {
             self.entries.clear();
@@ -571,13 +604,13 @@ impl MemoEntry {
 #[must_use]
 pub fn diff_texts_memo(old: &ViewText, new: &ViewText, memo: &mut DiffMemo) -> String {
     match part_entries(old, new, memo) {
-        Some(entries) => memo.patch(&entries),
+        Some((start, end)) => memo.patch(&memo.pair_entries[start..end]),
         None => diff_text(old, new),
     }
 }
 
 /// [`diff_texts_memo`] between two views given as parts: a pair of parts already diffed for
-/// another viewer of this action (the same two [`Arc`]s) costs a lookup, and the views are not
+/// another viewer of this action (the same two parts) costs a lookup, and the views are not
 /// joined. Views whose parts do not line up (another number of parts, or a part whose keys
 /// changed) are joined and diffed whole, so the patch is always [`diff_texts`]'s.
 #[must_use]
@@ -585,38 +618,46 @@ pub fn diff_parts_memo(old: &ViewParts, new: &ViewParts, memo: &mut DiffMemo) ->
     if old.parts.len() != new.parts.len() {
         return diff_texts_memo(&old.join(), &new.join(), memo);
     }
-    let mut entries = Vec::new();
+    let mut entries = std::mem::take(&mut memo.entries_buf);
+    entries.clear();
     for (o, n) in old.parts.iter().zip(&new.parts) {
         if Arc::ptr_eq(o, n) {
             continue;
         }
-        let pair = match memo.pairs.iter().position(|(a, b, _)| Arc::ptr_eq(a, o) && Arc::ptr_eq(b, n)) {
+        let pair = match memo.pairs.iter().position(|&(a, b, _)| a == o.id && b == n.id) {
             Some(at) => at,
             None => {
                 let changed = match n.derived_ops(o) {
                     Some(members) => Some(memo.push_members(members)),
                     None => part_entries(o, n, memo),
                 };
-                memo.pairs.push((Arc::clone(o), Arc::clone(n), changed));
+                memo.pairs.push((o.id, n.id, changed));
                 memo.pairs.len() - 1
             }
         };
-        match &memo.pairs[pair].2 {
-            Some(changed) => entries.extend_from_slice(changed),
-            None => return diff_texts_memo(&old.join(), &new.join(), memo),
+        match memo.pairs[pair].2 {
+            Some((start, end)) => entries.extend_from_slice(&memo.pair_entries[start..end]),
+            None => {
+                memo.entries_buf = entries;
+                return diff_texts_memo(&old.join(), &new.join(), memo);
+            }
         }
     }
     // json_patch walks the whole object's keys in order; each key is in one part only.
     entries.sort_by(|a, b| memo.used()[*a].key.cmp(&memo.used()[*b].key));
-    memo.patch(&entries)
+    let patch = memo.patch(&entries);
+    memo.entries_buf = entries;
+    patch
 }
 
 /// The memo entries, in key order, of the top-level members that differ between two objects
-/// with the same keys (none if the texts are equal), or `None` if their keys differ or either
+/// with the same keys (none if the texts are equal), added as one run to
+/// [`DiffMemo::pair_entries`] (its start and end), or `None` if their keys differ or either
 /// is not an object.
-fn part_entries(old: &ViewText, new: &ViewText, memo: &mut DiffMemo) -> Option<Vec<usize>> {
+fn part_entries(old: &ViewText, new: &ViewText, memo: &mut DiffMemo) -> Option<(usize, usize)> {
+    let start = memo.pair_entries.len();
     if old.text == new.text {
-        return Some(Vec::new());
+        return Some((start, start));
     }
     let (left, right) = (Doc { view: old }, Doc { view: new });
     if !old.text.starts_with('{') || !new.text.starts_with('{') {
@@ -625,12 +666,11 @@ fn part_entries(old: &ViewText, new: &ViewText, memo: &mut DiffMemo) -> Option<V
     let lm = object_members(left, 0, old.text.len())?;
     let rm = object_members(right, 0, new.text.len())?;
     let changed = changed_in_key_order(left, &lm, right, &rm)?;
-    Some(
-        changed
-            .into_iter()
-            .map(|i| member_entry(memo, lm[i].0.as_ref(), left, (lm[i].1, lm[i].2), right, (rm[i].1, rm[i].2)))
-            .collect(),
-    )
+    for i in changed {
+        let entry = member_entry(memo, lm[i].0.as_ref(), left, (lm[i].1, lm[i].2), right, (rm[i].1, rm[i].2));
+        memo.pair_entries.push(entry);
+    }
+    Some((start, memo.pair_entries.len()))
 }
 
 /// The memo entry for the top-level member `key` going from `old` (in `left`) to `new` (in
@@ -674,8 +714,8 @@ fn member_entry(
 impl DiffMemo {
     /// Entries for operations an engine worked out ([`ViewText::derived_from`]). Their old and
     /// new texts are left empty: no member's text is empty, so no text diff finds them.
-    fn push_members(&mut self, members: &[MemberOps]) -> Vec<usize> {
-        let mut at = Vec::with_capacity(members.len());
+    fn push_members(&mut self, members: &[MemberOps]) -> (usize, usize) {
+        let start = self.pair_entries.len();
         for member in members.iter().filter(|m| !m.ops.is_empty()) {
             if self.used == self.entries.len() {
                 self.entries.push(MemoEntry::default());
@@ -687,10 +727,10 @@ impl DiffMemo {
             }
             entry.old.clear();
             entry.new.clear();
-            at.push(self.used);
+            self.pair_entries.push(self.used);
             self.used += 1;
         }
-        at
+        (start, self.pair_entries.len())
     }
 
     /// The patch made of these entries' operations, in this order.
@@ -1524,8 +1564,9 @@ mod tests {
             ops.items(old, new, |ops, _, n| ops.replace(|out| push_int(out, *n)), number);
             let (o, n) = (json!({ "a": old }), json!({ "a": new }));
             let mut memo = DiffMemo::default();
-            let entries = memo.push_members(&ops.finish());
-            assert_eq!(memo.patch(&entries), serde_json::to_string(&json_patch::diff(&o, &n)).unwrap(), "{o} -> {n}");
+            let (start, end) = memo.push_members(&ops.finish());
+            let patch = memo.patch(&memo.pair_entries[start..end]);
+            assert_eq!(patch, serde_json::to_string(&json_patch::diff(&o, &n)).unwrap(), "{o} -> {n}");
         }
         let mut ops = PatchOps::default();
         ops.member("keys");
@@ -1540,8 +1581,9 @@ mod tests {
         }
         let (o, n) = (json!({"keys": {"2": true, "3": true}}), json!({"keys": {"3": true, "9": true, "10": true}}));
         let mut memo = DiffMemo::default();
-        let entries = memo.push_members(&ops.finish());
-        assert_eq!(memo.patch(&entries), serde_json::to_string(&json_patch::diff(&o, &n)).unwrap());
+        let (start, end) = memo.push_members(&ops.finish());
+        let patch = memo.patch(&memo.pair_entries[start..end]);
+        assert_eq!(patch, serde_json::to_string(&json_patch::diff(&o, &n)).unwrap());
     }
 
     /// A part written with its patch from the old part is diffed by that patch (not by its
@@ -1556,7 +1598,7 @@ mod tests {
         ops.replace(|out| out.push_str("99"));
         let new = Arc::new(ViewText::new(r#"{"n":2}"#.to_owned()).derived_from(&old, ops.finish()));
         let mut memo = DiffMemo::default();
-        let parts = |p: &Arc<ViewText>| ViewParts::new(vec![Arc::clone(p)]);
+        let parts = |p: &Arc<ViewText>| ViewParts::new([Arc::clone(p)]);
         assert_eq!(
             diff_parts_memo(&parts(&old), &parts(&new), &mut memo),
             r#"[{"op":"replace","path":"/n","value":99}]"#

@@ -406,7 +406,7 @@ pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer], memo: &mut V
                 text
             }
         };
-        let parts = vec![head_for(viewer), Arc::clone(&board), discard_for(viewer), text, Arc::clone(&rest)];
+        let parts = [head_for(viewer), Arc::clone(&board), discard_for(viewer), text, Arc::clone(&rest)];
         texts.push(ViewParts::new(parts));
     }
     texts

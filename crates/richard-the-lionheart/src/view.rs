@@ -291,7 +291,7 @@ pub(crate) fn view_texts(game: &RichardTheLionheart, viewers: &[Viewer]) -> Vec<
             let stage = StageRun { stage: stage_view(game, viewer) };
             let players = PlayersRun { players: players_view(game, viewer) };
             let costs = CostsRun { costs: costs(game, viewer) };
-            ViewParts::new(vec![
+            ViewParts::new([
                 Arc::new(ViewText::serialize_sized(&viewer_run, 32)),
                 Arc::clone(&turn),
                 Arc::new(ViewText::serialize_sized(&stage, 128)),

@@ -238,7 +238,7 @@ pub(crate) fn view_texts(game: &SecretTreasures, viewers: &[Viewer]) -> Vec<View
                     Arc::new(ViewText::serialize_sized(&OwnRun { hand: None, my_choice: None }, 32))
                 })),
             };
-            ViewParts::new(vec![
+            ViewParts::new([
                 Arc::new(ViewText::serialize_sized(&ViewerRun { viewer }, 32)),
                 Arc::clone(&head),
                 own,

@@ -324,7 +324,7 @@ pub(crate) fn view_texts(game: &TemplarsJourney, viewers: &[Viewer]) -> Vec<View
                 (Step::ChooseCards { chosen }, Viewer::Seat(s)) => chosen.get(s).copied().flatten(),
                 _ => None,
             };
-            ViewParts::new(vec![
+            ViewParts::new([
                 Arc::new(ViewText::serialize_sized(&ViewerRun { viewer }, 32)),
                 Arc::clone(&board),
                 players,
