@@ -9,6 +9,13 @@ use crate::error::ApiError;
 use crate::ids::AccountId;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultDirectRateLimiter, DefaultKeyedRateLimiter, Quota};
+
+/// [`DefaultKeyedRateLimiter`] with keys hashed by foldhash.
+type FastKeyedRateLimiter<K> = governor::RateLimiter<
+    K,
+    governor::state::keyed::DashMapStateStore<K, foldhash::fast::RandomState>,
+    governor::clock::DefaultClock,
+>;
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::num::NonZeroU32;
@@ -143,7 +150,9 @@ pub struct Limits {
     new_accounts: DefaultKeyedRateLimiter<IpAddr>,
     new_lobbies: DefaultKeyedRateLimiter<AccountId>,
     chat: DefaultKeyedRateLimiter<AccountId>,
-    account_messages: DefaultKeyedRateLimiter<AccountId>,
+    /// Checked on every socket message: keys hashed with foldhash (seeded per process), not
+    /// SipHash.
+    account_messages: FastKeyedRateLimiter<AccountId>,
     sockets: Mutex<SocketCounts>,
     /// The clock each socket's limiter reads. Made once: making one asks the CPU for its
     /// features, which in a virtual machine costs a trap per question.
@@ -171,7 +180,11 @@ impl Limits {
             new_accounts: governor::RateLimiter::keyed(config.new_accounts.quota()),
             new_lobbies: governor::RateLimiter::keyed(config.new_lobbies.quota()),
             chat: governor::RateLimiter::keyed(config.chat.quota()),
-            account_messages: governor::RateLimiter::keyed(config.account_messages.quota()),
+            account_messages: governor::RateLimiter::dashmap_with_clock_and_hasher(
+                config.account_messages.quota(),
+                DefaultClock::default(),
+                foldhash::fast::RandomState::default(),
+            ),
             sockets: Mutex::new(SocketCounts::default()),
             clock: DefaultClock::default(),
             config,

@@ -72,6 +72,9 @@ pub(super) struct Actor {
     hash_cache: ViewCache,
     /// The buffers an action's patch messages are written in, kept from one action to the next.
     frames: PatchFrames,
+    /// The viewers someone watches (their places in `viewers`, and who they are), a buffer
+    /// kept from one action to the next.
+    watched: (Vec<usize>, Vec<Viewer>),
     rx: mpsc::Receiver<Command>,
     store: Store,
     catalog: Arc<Catalog>,
@@ -139,6 +142,7 @@ impl Actor {
             view_cache,
             hash_cache: ViewCache::default(),
             frames: PatchFrames::default(),
+            watched: Default::default(),
             rx,
             store,
             catalog,
@@ -412,7 +416,9 @@ impl Actor {
             by_clock,
             clock.as_ref(),
         );
-        let (mut watched, mut who) = (Vec::new(), Vec::new());
+        let (mut watched, mut who) = std::mem::take(&mut self.watched);
+        watched.clear();
+        who.clear();
         for (i, v) in self.viewers.iter_mut().enumerate() {
             if v.keep || !v.subscribers.is_empty() {
                 watched.push(i);
@@ -424,7 +430,7 @@ impl Actor {
             }
         }
         let views = self.game.view_texts(&who, &mut self.view_cache);
-        for (i, new_view) in watched.into_iter().zip(views) {
+        for (&i, new_view) in watched.iter().zip(views) {
             let viewer = self.viewers[i].viewer;
             let legal = self.legal_actions(viewer, &to_act);
             let v = &mut self.viewers[i];
@@ -459,6 +465,7 @@ impl Actor {
             }
         }
         self.frames = frames;
+        self.watched = (watched, who);
     }
 
     fn subscribe(&mut self, conn: ConnId, viewer: Viewer, last_version: Option<u64>, out: Outbox) {

@@ -136,7 +136,8 @@ struct Connection {
     state: AppState,
     account: Option<Account>,
     out: Outbox,
-    games: HashMap<GameId, TableHandle>,
+    /// Looked up on every action: hashed with foldhash (seeded per process), not SipHash.
+    games: HashMap<GameId, TableHandle, foldhash::fast::RandomState>,
     lobbies: HashMap<LobbyId, JoinHandle<()>>,
     rate: SocketRate,
     chats: HashMap<crate::chat::Room, chat::ChatFollow>,
@@ -179,7 +180,7 @@ impl Connection {
             state,
             account,
             out,
-            games: HashMap::new(),
+            games: HashMap::default(),
             lobbies: HashMap::new(),
             chats: HashMap::new(),
         };
