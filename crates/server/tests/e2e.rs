@@ -348,3 +348,40 @@ async fn every_game_of_the_catalog_is_playable_through_the_server_with_bots() {
     }
     server.stop().await;
 }
+
+/// A game that ends with nobody watching it (Ana never opens it; her turn clock plays for her, a
+/// bot plays the other seat) lets go of its views after its last broadcast, as one whose last
+/// subscriber leaves does: Ana, coming back with the final version, gets the final position
+/// whole (`snapshot`), not `resumed` from views the table kept.
+#[tokio::test]
+async fn a_game_that_ends_unwatched_gives_a_returning_player_its_final_snapshot() {
+    let db = TestDb::sqlite();
+    // The clock's "second" is 5 ms: Ana's shortest turn limit (10 s) runs out in 50 ms.
+    let tables =
+        chapterhouse::table::TableConfig { turn_second: std::time::Duration::from_millis(5), ..common::fast_tables() };
+    let server = TestServer::start_with(&db, tables).await;
+    let (ana, _) = server.http().guest("Ana").await;
+    let created = ana.post("/api/lobbies", json!({"game": GAME, "turn_seconds": 10})).await;
+    let lobby = created["lobby"]["id"].as_str().unwrap().to_string();
+    ana.post(&format!("/api/lobbies/{lobby}/bots"), json!({"seat": 1})).await;
+    let game = ana.post(&format!("/api/lobbies/{lobby}/start"), json!({})).await["game"].as_str().unwrap().to_string();
+
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while ana.get(&format!("/api/games/{game}")).await["game"]["status"] != "finished" {
+        assert!(std::time::Instant::now() < deadline, "the clock and the bot did not finish the game");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let log = ana.get(&format!("/api/games/{game}/log")).await;
+    let version = log["actions"].as_array().unwrap().len() as u64;
+    assert!(version > 0);
+
+    let mut ws = Ws::connect(server.addr, ana.token.as_deref()).await;
+    ws.send(json!({"type": "subscribe", "game": game, "last_version": version})).await;
+    let late = ws.recv_until(|m| m["type"] == "snapshot" || m["type"] == "resumed" || m["type"] == "error").await;
+    assert_eq!(late["type"], "snapshot", "a game that ended unwatched kept its views: {late}");
+    assert_eq!(late["version"], version);
+    assert!(late["outcome"].is_object(), "the final snapshot carries the outcome: {late}");
+    assert_eq!(late["legal_actions"], json!([]));
+    server.stop().await;
+    db.cleanup().await;
+}
