@@ -8,19 +8,17 @@
 use crate::error::ApiError;
 use crate::ids::AccountId;
 use governor::clock::{Clock, DefaultClock};
+use governor::state::keyed::DashMapStateStore;
 use governor::{DefaultDirectRateLimiter, DefaultKeyedRateLimiter, Quota};
-
-/// [`DefaultKeyedRateLimiter`] with keys hashed by foldhash.
-type FastKeyedRateLimiter<K> = governor::RateLimiter<
-    K,
-    governor::state::keyed::DashMapStateStore<K, foldhash::fast::RandomState>,
-    governor::clock::DefaultClock,
->;
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+/// [`DefaultKeyedRateLimiter`] with its keys hashed by foldhash (seeded per process), not SipHash.
+type FastKeyedRateLimiter<K> =
+    governor::RateLimiter<K, DashMapStateStore<K, foldhash::fast::RandomState>, DefaultClock>;
 
 /// A rate: `burst` at once, then one more every `period / burst`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,12 +6,15 @@ use crate::error::ApiError;
 use crate::ids::GameId;
 use crate::lobby::registry::Kick;
 use crate::table::{Command, TableHandle};
+use std::borrow::Cow;
 
 impl Connection {
-    async fn table(&mut self, game: &GameId) -> Result<TableHandle, ApiError> {
+    /// The handle this socket holds for `game`, borrowed (a clone of a handle takes the lock of
+    /// its cancellation token, twice with its drop), or the table's, loaded if need be.
+    async fn table(&self, game: &GameId) -> Result<Cow<'_, TableHandle>, ApiError> {
         match self.games.get(game) {
-            Some(handle) => Ok(handle.clone()),
-            None => self.state.tables.get_or_load(game).await,
+            Some(handle) => Ok(Cow::Borrowed(handle)),
+            None => self.state.tables.get_or_load(game).await.map(Cow::Owned),
         }
     }
 
@@ -26,7 +29,7 @@ impl Connection {
         }
         // A table that stopped (a finished game left idle) is loaded again once.
         for _ in 0..2 {
-            let table = self.table(game).await?;
+            let table = self.table(game).await?.into_owned();
             let account = self.account.as_ref().map(|a| &a.id);
             let viewer = table.info.access().viewer(&self.state.lobbies, account, code.as_deref()).await?;
             let command = Command::Subscribe { conn: self.id, viewer, last_version, out: self.out.clone() };
@@ -99,22 +102,14 @@ impl Connection {
             return Err(ApiError::MissingToken);
         }
         for _ in 0..2 {
-            // The handle this socket holds for a game it watches, borrowed (a clone of a handle
-            // takes the lock of its cancellation token, twice with its drop).
-            let loaded;
-            let table = match self.games.get(game) {
-                Some(table) => table,
-                None => {
-                    loaded = self.state.tables.get_or_load(game).await?;
-                    &loaded
-                }
-            };
+            let table = self.table(game).await?;
             let seat = table.info.access().player(self.account.as_ref().map(|a| &a.id))?;
             // The table answers on this socket's queue itself, right behind the mover's patch.
             let command = Command::Action { conn: self.id, seat, version, action, req, out: self.out.clone() };
             // A table that stopped (a finished game left idle) hands the action back: it goes
             // to the one loaded again.
             let Err(back) = table.send_or_return(command).await else { return Ok(()) };
+            drop(table);
             let Command::Action { action: unsent, .. } = back else { break };
             action = unsent;
             self.forget(game);
