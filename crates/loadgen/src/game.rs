@@ -5,21 +5,21 @@ use crate::scan::{self, Msg};
 use crate::stats::{ActionTiming, Stats};
 use crate::Args;
 use anyhow::{bail, Context};
-use futures_util::{SinkExt, StreamExt};
 use game_core::GameRng;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
-use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-pub type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+pub use crate::ws::Socket;
 
 struct Player {
     ws: Socket,
+    view: View,
+}
+
+/// What a player's socket has learnt of the game.
+struct View {
     seat: u64,
     version: u64,
     /// The seats the game waits for, as a bit set.
@@ -29,7 +29,7 @@ struct Player {
     over: bool,
 }
 
-impl Player {
+impl View {
     fn absorb(&mut self, msg: Msg<'_>) {
         if msg.kind == "snapshot" || msg.kind == "patch" {
             self.version = msg.version.unwrap_or(self.version);
@@ -107,38 +107,20 @@ fn rate_limited(error: &anyhow::Error) -> bool {
         || error.downcast_ref::<Refused>().is_some_and(|r| r.status == reqwest::StatusCode::TOO_MANY_REQUESTS)
 }
 
-/// The next text frame, as its bytes (shared with the socket's buffer, not copied).
-pub async fn recv_text(ws: &mut Socket) -> anyhow::Result<Utf8Bytes> {
+/// The next message about `game` or none (read from `ws`, borrowed until its next read) and its
+/// size; messages about another game (what was on its way before a finished game was left) are
+/// passed over. An `error` from the server ends the slot (the load generator only sends legal
+/// actions at the current version, so any refusal is a finding), except a rate limit's, which
+/// ends the game (see [`slot`]).
+async fn recv<'t>(ws: &'t mut Socket, stats: &Stats, game: &str) -> anyhow::Result<(Msg<'t>, usize)> {
     loop {
-        let frame = tokio::time::timeout(Duration::from_secs(30), ws.next())
-            .await
-            .context("no message for 30 s")?
-            .context("socket closed")??;
-        if let Message::Text(text) = frame {
-            return Ok(text);
+        ws.next().await?;
+        let text = ws.text()?;
+        if scan::game_of(text).with_context(|| format!("unreadable message {text}"))?.is_none_or(|g| g == game) {
+            break;
         }
     }
-}
-
-/// The next message about `game` or none (read from `text`, which `recv` fills) and its size;
-/// messages about another game (what was on its way before a finished game was left) are passed
-/// over. An `error` from the server ends the slot (the load generator only sends legal actions at
-/// the current version, so any refusal is a finding), except a rate limit's, which ends the game
-/// (see [`slot`]).
-async fn recv<'t>(
-    ws: &mut Socket,
-    stats: &Stats,
-    game: &str,
-    text: &'t mut Utf8Bytes,
-) -> anyhow::Result<(Msg<'t>, usize)> {
-    *text = recv_text(ws).await?;
-    while scan::game_of(text.as_str())
-        .with_context(|| format!("unreadable message {}", text.as_str()))?
-        .is_some_and(|g| g != game)
-    {
-        *text = recv_text(ws).await?;
-    }
-    let text: &'t str = text.as_str();
+    let text: &'t str = ws.text()?;
     if stats.shown.load(std::sync::atomic::Ordering::Relaxed) < stats.show_frames && text.contains(r#""type":"patch""#)
     {
         stats.shown.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -201,20 +183,10 @@ pub async fn start_game_on(
 
 /// Opens a socket (with `token`, or anonymous) and waits for its welcome.
 pub async fn connect(ws_url: &str, token: Option<&str>) -> anyhow::Result<Socket> {
-    let mut request = tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(ws_url)?;
-    if let Some(token) = token {
-        // The token travels as a subprotocol, never in the URL (docs/protocol.md).
-        request
-            .headers_mut()
-            .insert("sec-websocket-protocol", format!("chapterhouse, chapterhouse.token.{token}").parse()?);
-    }
-    // tungstenite zero-fills the free part of its read buffer (128 KiB by default) before every
-    // read; a patch frame is ~640 bytes, so a small buffer saves that memset (at 128 KiB it was
-    // 40% of loadgen's CPU, at 8 KiB 2%). A larger frame still comes whole: the buffer grows to a
-    // frame's announced length. No Nagle delay, as browsers do for WebSockets.
-    let config = WebSocketConfig::default().read_buffer_size(2 * 1024);
-    let (mut ws, _) = tokio_tungstenite::connect_async_with_config(request, Some(config), true).await?;
-    recv_text(&mut ws).await?; // welcome
+    // The token travels as a subprotocol, never in the URL (docs/protocol.md).
+    let protocols = token.map(|token| format!("chapterhouse, chapterhouse.token.{token}"));
+    let mut ws = Socket::connect(ws_url, protocols.as_deref()).await?;
+    ws.next().await?; // welcome
     Ok(ws)
 }
 
@@ -237,16 +209,15 @@ async fn new_game(
             Some(ws) => ws,
             None => connect(&ws_urls[(i + offset) % ws_urls.len()], Some(token)).await?,
         };
-        ws.send(Message::text(json!({"type": "subscribe", "game": game}).to_string())).await?;
-        let mut text = Utf8Bytes::default();
-        let (snapshot, _) = recv(&mut ws, stats, &game, &mut text).await?;
+        ws.send_text(&json!({"type": "subscribe", "game": game}).to_string()).await?;
+        let mut view = View { seat: 0, version: 0, to_act: 0, legal: String::new(), over: false };
+        let (snapshot, _) = recv(&mut ws, stats, &game).await?;
         if snapshot.kind != "snapshot" {
             bail!("expected a snapshot, got a {}", snapshot.kind);
         }
-        let seat = snapshot.seat.unwrap_or(0);
-        let mut player = Player { ws, seat, version: 0, to_act: 0, legal: String::new(), over: false };
-        player.absorb(snapshot);
-        players.push(player);
+        view.seat = snapshot.seat.unwrap_or(0);
+        view.absorb(snapshot);
+        players.push(Player { ws, view });
     }
     Ok((game, players))
 }
@@ -296,7 +267,7 @@ pub async fn slot(args: Arc<Args>, stats: Arc<Stats>, deadline: Instant, seed: u
             let players = play(&args, &stats, &mut rng, deadline, &game, players).await?;
             // Leave the game; the sockets serve the next one.
             for (token, mut p) in tokens.iter().zip(players) {
-                p.ws.send(Message::text(json!({"type": "unsubscribe", "game": game}).to_string())).await?;
+                p.ws.send_text(&json!({"type": "unsubscribe", "game": game}).to_string()).await?;
                 sockets.insert(token.clone(), p.ws);
             }
             anyhow::Ok(())
@@ -311,7 +282,7 @@ pub async fn slot(args: Arc<Args>, stats: Arc<Stats>, deadline: Instant, seed: u
         }
     }
     for (_, mut ws) in sockets {
-        let _ = ws.close(None).await;
+        ws.close().await;
     }
     Ok(())
 }
@@ -326,29 +297,28 @@ async fn play(
     mut players: Vec<Player>,
 ) -> anyhow::Result<Vec<Player>> {
     let mut sizes = Vec::with_capacity(players.len());
-    let mut text = Utf8Bytes::default();
     while Instant::now() < deadline {
-        let movers: Vec<usize> = (0..players.len()).filter(|i| players[*i].to_move()).collect();
+        let movers: Vec<usize> = (0..players.len()).filter(|i| players[*i].view.to_move()).collect();
         let Some(&mover) = rng.choose(&movers) else { break };
-        let action = players[mover].choose(rng)?;
-        let version = players[mover].version;
+        let action = players[mover].view.choose(rng)?;
+        let version = players[mover].view.version;
         let msg = format!(r#"{{"type":"action","game":"{game}","version":{version},"action":{action},"req":1}}"#);
         let sent = Instant::now();
-        players[mover].ws.send(Message::text(msg)).await?;
+        players[mover].ws.send_text(&msg).await?;
         let us = |t: Instant| t.duration_since(sent).as_micros() as u64;
         // The mover first: its patch and then its ack, timed as they arrive.
         let (mut own_patch, mut ack) = (None, None);
         let p = &mut players[mover];
         while ack.is_none() {
-            let (msg, size) = recv(&mut p.ws, stats, game, &mut text).await?;
+            let (msg, size) = recv(&mut p.ws, stats, game).await?;
             match msg.kind {
                 "ack" => ack = Some(Instant::now()),
                 "patch" if msg.version.is_some_and(|v| v > version) => {
                     own_patch = Some(Instant::now());
                     sizes.push((size as u64, msg.patch_len as u64));
-                    p.absorb(msg);
+                    p.view.absorb(msg);
                 }
-                _ => p.absorb(msg),
+                _ => p.view.absorb(msg),
             }
         }
         let own_patch = own_patch.context("an ack came before the mover's patch")?;
@@ -358,10 +328,10 @@ async fn play(
                 continue;
             }
             loop {
-                let (msg, size) = recv(&mut p.ws, stats, game, &mut text).await?;
+                let (msg, size) = recv(&mut p.ws, stats, game).await?;
                 let done = msg.kind == "patch" && msg.version.is_some_and(|v| v > version);
                 let patch_len = msg.patch_len as u64;
-                p.absorb(msg);
+                p.view.absorb(msg);
                 if done {
                     last = last.max(Instant::now());
                     sizes.push((size as u64, patch_len));
@@ -378,7 +348,7 @@ async fn play(
             tokio::time::sleep(pause).await;
         }
     }
-    if players.iter().all(|p| p.over) {
+    if players.iter().all(|p| p.view.over) {
         stats.games_finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
     Ok(players)

@@ -1,14 +1,12 @@
 //! The idle-capacity shape: many open sockets that only listen, each subscribed to a public
 //! lobby or a public game, and the server's resident memory per socket.
 
-use crate::game::{connect, post, recv_text, start_game, Socket};
+use crate::game::{connect, post, start_game, Socket};
 use crate::stats::rss_kib;
 use crate::Args;
 use anyhow::{bail, Context};
-use futures_util::SinkExt;
 use serde_json::json;
 use std::time::Duration;
-use tokio_tungstenite::tungstenite::Message;
 
 /// Games and lobbies the idle sockets are spread over.
 const TARGETS: usize = 20;
@@ -39,8 +37,8 @@ pub async fn run(args: &Args) -> anyhow::Result<()> {
         } else {
             json!({"type": "subscribe", "game": games[(i / 2) % games.len()]})
         };
-        ws.send(Message::text(msg.to_string())).await?;
-        let first = recv_text(&mut ws).await?;
+        ws.send_text(&msg.to_string()).await?;
+        let first = ws.recv_string().await?;
         if !(first.contains(r#""type":"lobby""#) || first.contains(r#""type":"snapshot""#)) {
             bail!("socket {i}: expected a lobby or a snapshot, got {first}");
         }
@@ -65,7 +63,7 @@ pub async fn run(args: &Args) -> anyhow::Result<()> {
     tokio::time::sleep(Duration::from_secs(args.seconds)).await;
     let mut open = 0;
     for ws in &mut sockets {
-        if ws.send(Message::Ping(Vec::new().into())).await.is_ok() {
+        if ws.ping().await.is_ok() {
             open += 1;
         }
     }

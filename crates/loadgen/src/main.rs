@@ -21,6 +21,7 @@ mod game;
 mod idle;
 mod scan;
 mod stats;
+mod ws;
 
 use clap::Parser;
 use stats::{cpu_times, Stats};
