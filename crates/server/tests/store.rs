@@ -324,6 +324,59 @@ async fn appended_actions_come_back_in_order_and_a_seq_cannot_be_written_twice()
     .await;
 }
 
+/// Games that end in one batch are all finished with their outcomes and their actions stored,
+/// whatever their lobbies say about ratings; a batch the store refuses finishes none of its
+/// games.
+#[tokio::test]
+async fn games_ending_in_one_batch_are_finished_rated_or_not_and_a_refused_batch_finishes_none() {
+    each_backend(|store| async move {
+        let a = store.create_account("A", AccountKind::Guest, None, None).await.unwrap();
+        let b = store.create_account("B", AccountKind::Guest, None, None).await.unwrap();
+        let in_lobby = |state: serde_json::Value| {
+            let store = store.clone();
+            let (a, b) = (a.id.clone(), b.id.clone());
+            async move {
+                let lobby = LobbyRecord { state, ..open_lobby(&a) };
+                store.insert_lobby(&lobby).await.unwrap();
+                let game = NewGame { lobby: Some(lobby.id.clone()), ..new_game(vec![a, b]) };
+                let started = LobbyRecord { status: LobbyStatus::Started, ..lobby };
+                store.start_game(&game, Some(&started)).await.unwrap();
+                game.id
+            }
+        };
+        let unrated = in_lobby(json!({"rated": false})).await;
+        let rated = in_lobby(json!({"rated": true})).await;
+        let no_lobby = new_game(vec![a.id.clone(), b.id.clone()]);
+        store.start_game(&no_lobby, None).await.unwrap();
+        let ends = |game: &GameId, seq: u64, score: i64| ActionRow {
+            outcome: Some(Outcome::from_scores(vec![score, 1], vec![])),
+            ..row(game, seq)
+        };
+
+        // Two games end in the first batch, beside a move of a third, which ends in the second.
+        let first = [row(&unrated, 1), ends(&unrated, 2, 5), ends(&no_lobby.id, 1, 6), row(&rated, 1)];
+        store.append_actions(&first).await.unwrap();
+        store.append_actions(&[ends(&rated, 2, 7)]).await.unwrap();
+        for (game, actions, score) in [(&unrated, 2, 5), (&no_lobby.id, 1, 6), (&rated, 2, 7)] {
+            let record = store.game(game).await.unwrap().unwrap();
+            assert!(record.finished(), "{game:?} is finished");
+            assert_eq!(record.outcome, Some(Outcome::from_scores(vec![score, 1], vec![])), "{game:?}'s outcome");
+            assert_eq!(store.actions(game).await.unwrap().len(), actions, "{game:?}'s actions");
+        }
+
+        // A batch that ends a game but holds a seq already stored: nothing of it is written.
+        let other = in_lobby(json!({"rated": false})).await;
+        store.append_actions(&[row(&other, 1)]).await.unwrap();
+        let refused = store.append_actions(&[ends(&other, 2, 9), row(&unrated, 2)]).await;
+        assert!(matches!(refused, Err(StoreError::Conflict(_))), "{refused:?}");
+        let record = store.game(&other).await.unwrap().unwrap();
+        assert!(!record.finished() && record.outcome.is_none(), "the refused batch finished nothing");
+        assert_eq!(store.actions(&other).await.unwrap(), vec![row(&other, 1)]);
+        assert_eq!(store.running_games().await.unwrap(), vec![other.clone()]);
+    })
+    .await;
+}
+
 /// An action is stored as the very text it was sent as, line breaks and tabs between its tokens
 /// too (on PostgreSQL such a batch travels as JSON, not as lines of tab-separated fields), in a
 /// batch with plain ones.

@@ -24,7 +24,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
 /// The most appends committed together.
-const MAX_BATCH: usize = 256;
+pub(super) const MAX_BATCH: usize = 256;
 
 /// How long the writer waits for a connection before it takes the store for unreachable (the
 /// pool's own timeout, 10 s, is for the readers).
