@@ -43,8 +43,6 @@ struct Frame {
     fin: bool,
     opcode: u8,
     payload: std::ops::Range<usize>,
-    /// The masking key, if the frame is masked (a server must not mask; tolerated).
-    key: Option<[u8; 4]>,
 }
 
 impl Socket {
@@ -90,10 +88,7 @@ impl Socket {
         let head = std::str::from_utf8(&socket.buf[..end]).context("the handshake's answer is not text")?;
         let status = head.lines().next().unwrap_or_default();
         ensure!(status.split(' ').nth(1) == Some("101"), "the server refused the socket: {status}");
-        let mut sha1 = Sha1::new();
-        sha1.update(key.as_bytes());
-        sha1.update(b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11");
-        let expected = base64::engine::general_purpose::STANDARD.encode(sha1.finalize());
+        let expected = accept_key(&key);
         let accept = head.lines().find_map(|l| {
             let (name, value) = l.split_once(':')?;
             name.trim().eq_ignore_ascii_case("sec-websocket-accept").then(|| value.trim())
@@ -108,12 +103,7 @@ impl Socket {
     /// over binary messages and pongs; a close ends the socket with an error.
     pub async fn next(&mut self) -> anyhow::Result<()> {
         loop {
-            let frame = self.frame().await?;
-            let Frame { fin, opcode, payload, key } = frame;
-            if let Some(key) = key {
-                unmask(&mut self.buf[payload.clone()], key);
-            }
-            self.start = payload.end;
+            let Frame { fin, opcode, payload } = self.frame().await?;
             match opcode {
                 0x1 if fin => {
                     self.fragmented = false;
@@ -132,12 +122,7 @@ impl Socket {
                         return Ok(());
                     }
                 }
-                0x8 => bail!("socket closed"),
-                0x9 => {
-                    let ping = self.buf[payload].to_vec();
-                    self.send(0xA, &ping).await?;
-                }
-                0xA => {}
+                0x8..=0xA => self.control(opcode, payload).await?,
                 other => bail!("a frame with opcode {other:#x}"),
             }
         }
@@ -146,11 +131,7 @@ impl Socket {
     /// The rest of a fragmented message, into `pieces` (control frames between are answered).
     async fn read_pieces(&mut self) -> anyhow::Result<()> {
         loop {
-            let Frame { fin, opcode, payload, key } = self.frame().await?;
-            if let Some(key) = key {
-                unmask(&mut self.buf[payload.clone()], key);
-            }
-            self.start = payload.end;
+            let Frame { fin, opcode, payload } = self.frame().await?;
             match opcode {
                 0x0 => {
                     ensure!(self.pieces.len() + payload.len() <= MAX_MESSAGE, "a message larger than 16 MiB");
@@ -159,14 +140,22 @@ impl Socket {
                         return Ok(());
                     }
                 }
-                0x8 => bail!("socket closed"),
-                0x9 => {
-                    let ping = self.buf[payload].to_vec();
-                    self.send(0xA, &ping).await?;
-                }
-                0xA => {}
+                0x8..=0xA => self.control(opcode, payload).await?,
                 other => bail!("a frame with opcode {other:#x} inside a fragmented message"),
             }
+        }
+    }
+
+    /// A control frame: a close ends the socket with an error, a ping is answered, a pong passed
+    /// over.
+    async fn control(&mut self, opcode: u8, payload: std::ops::Range<usize>) -> anyhow::Result<()> {
+        match opcode {
+            0x8 => bail!("socket closed"),
+            0x9 => {
+                let ping = self.buf[payload].to_vec();
+                self.send(0xA, &ping).await
+            }
+            _ => Ok(()),
         }
     }
 
@@ -221,18 +210,24 @@ impl Socket {
         Ok(())
     }
 
-    /// The frame at the front of the buffer, read until it is whole.
+    /// The frame at the front of the buffer, read until it is whole, unmasked and consumed (its
+    /// payload stays in the buffer until the next read).
     async fn frame(&mut self) -> anyhow::Result<Frame> {
         loop {
-            if let Some(frame) = self.parse()? {
+            if let Some((frame, key)) = self.parse()? {
+                if let Some(key) = key {
+                    unmask(&mut self.buf[frame.payload.clone()], key);
+                }
+                self.start = frame.payload.end;
                 return Ok(frame);
             }
             self.fill().await?;
         }
     }
 
-    /// The frame at `buf[start..]`, if it is all there.
-    fn parse(&self) -> anyhow::Result<Option<Frame>> {
+    /// The frame at `buf[start..]` and its masking key (a server must not mask; tolerated), if
+    /// it is all there.
+    fn parse(&self) -> anyhow::Result<Option<(Frame, Option<[u8; 4]>)>> {
         let b = &self.buf[self.start..];
         if b.len() < 2 {
             return Ok(None);
@@ -259,7 +254,7 @@ impl Socket {
         if b.len() < end {
             return Ok(None);
         }
-        Ok(Some(Frame { fin, opcode, payload: self.start + at..self.start + end, key }))
+        Ok(Some((Frame { fin, opcode, payload: self.start + at..self.start + end }, key)))
     }
 
     /// Reads more bytes into the buffer (into its spare capacity, which is not zero-filled),
@@ -285,6 +280,14 @@ impl Socket {
         self.mask = x;
         x
     }
+}
+
+/// The `Sec-WebSocket-Accept` a server answers to the opening handshake's `key` (RFC 6455, 4.2.2).
+fn accept_key(key: &str) -> String {
+    let mut sha1 = Sha1::new();
+    sha1.update(key.as_bytes());
+    sha1.update(b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11");
+    base64::engine::general_purpose::STANDARD.encode(sha1.finalize())
 }
 
 /// XORs `bytes` with the masking `key` (masking and unmasking are the same).
@@ -315,10 +318,7 @@ mod tests {
             assert!(head.starts_with("GET /ws HTTP/1.1\r\n"), "{head}");
             assert!(head.contains("Sec-WebSocket-Protocol: chapterhouse\r\n"), "{head}");
             let key = head.lines().find_map(|l| l.strip_prefix("Sec-WebSocket-Key: ")).expect("a key").to_string();
-            let mut sha1 = Sha1::new();
-            sha1.update(key.as_bytes());
-            sha1.update(b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11");
-            let accept = base64::engine::general_purpose::STANDARD.encode(sha1.finalize());
+            let accept = accept_key(&key);
             let answer = format!(
                 "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
                  Sec-WebSocket-Accept: {accept}\r\n\r\n"

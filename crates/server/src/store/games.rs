@@ -184,8 +184,8 @@ pub struct GameSummary {
 }
 
 /// The most action rows in one `insert` statement (bounds the size of its parameter). As many as
-/// the writer takes into one batch ([`super::writer::MAX_BATCH`]): at 200 saturated games one batch in
-/// ten held more than 128 rows, and at 128 those went as a transaction of two inserts.
+/// the writer takes into one batch ([`super::writer::MAX_BATCH`]): at 200 saturated games one
+/// batch in ten held more than 128 rows, and at 128 those went as a transaction of two inserts.
 const INSERT_CHUNK: usize = 256;
 const _: () = assert!(INSERT_CHUNK >= super::writer::MAX_BATCH, "a writer's batch is one statement");
 
