@@ -37,6 +37,33 @@ async function check(page, what) {
   assert.deepEqual(await coveredLabels(page), [], `${what}: no label is drawn over`);
 }
 
+test('a board measure waits until nothing slides, a slide begun as another ends included', async () => {
+  // A bot's move can land just as a slide ends and start the next one; a measure taken then saw a
+  // figure halfway between two places, over a place's name. Here a circle rests clear of a label
+  // and slides in from over it, twice in a row: measured at rest, nothing covers the label.
+  const page = await guest(browser, 'Ada', DESKTOP);
+  await page.evaluate(() => {
+    const ns = 'http://www.w3.org/2000/svg';
+    const board = document.body.appendChild(document.createElement('div'));
+    board.dataset.testid = 'board';
+    board.style.width = '400px';
+    const svg = board.appendChild(document.createElementNS(ns, 'svg'));
+    svg.setAttribute('viewBox', '0 0 200 100');
+    const text = svg.appendChild(document.createElementNS(ns, 'text'));
+    Object.entries({ x: 10, y: 55, 'font-size': 12 }).forEach(([k, v]) => text.setAttribute(k, v));
+    text.textContent = 'Sherwood';
+    const circle = svg.appendChild(document.createElementNS(ns, 'circle'));
+    Object.entries({ cx: 170, cy: 50, r: 10, fill: 'red' }).forEach(([k, v]) => circle.setAttribute(k, v));
+    const slide = (ms) => circle.animate([{ transform: 'translate(-140px, 0px)' }, { transform: 'translate(0px, 0px)' }], { duration: ms, id: 'piece-move' });
+    // The second slide starts the moment the first is over, before anyone waiting on the first hears of it.
+    slide(200).finished.then(() => slide(1500).finished.then(() => { window.slidesOver = true; }));
+  });
+  assert.deepEqual(await coveredLabels(page), [], 'the label is clear once the circle rests');
+  assert.equal(await page.evaluate(() => window.slidesOver === true), true, 'measured after the second slide');
+  assert.deepEqual(await boardClipping(page), []);
+  await page.context().close();
+});
+
 for (const game of GAMES) {
   test(`${game.id}: every player count fits the board on a desktop and a phone`, async () => {
     const page = await guest(browser, 'Ada', DESKTOP);

@@ -135,12 +135,18 @@ export async function playToEnd(pages, { seed = 1, maxMs = 120000, board = false
   }
 }
 
-/** Waits until no piece or card is sliding (motion.js), so a picture or a measure shows where things are. */
+/** Waits until no piece or card is sliding (motion.js), so a picture shows where things are. */
 export async function settled(page) {
   await page.evaluate(() => Promise.all(document.getAnimations()
     .filter((a) => a.id === 'piece-move')
     .map((a) => a.finished.catch(() => {}))));
 }
+
+// A measure of the board must not see a piece halfway through its slide (motion.js): a bot's move
+// can arrive between a separate wait and the measure and start a new slide, and a pawn sliding
+// past a place's name then "covers" it. So each measure waits in the page, in the same function,
+// until nothing slides, and then measures without yielding: no patch can be drawn in between.
+// (Written out in each measure: a function given to `page.evaluate` cannot call one of ours.)
 
 export async function screenshot(page, name) {
   mkdirSync(SHOTS, { recursive: true });
@@ -241,8 +247,10 @@ export async function openTable(page, id) {
  * its text or tag, how far it sticks out, and where. Empty when nothing is clipped.
  */
 export async function boardClipping(page) {
-  await settled(page);
-  return page.evaluate(() => {
+  return page.evaluate(async () => {
+    for (let sliding; (sliding = document.getAnimations().filter((a) => a.id === 'piece-move' && a.playState === 'running')).length;) {
+      await Promise.all(sliding.map((a) => a.finished.catch(() => {})));
+    }
     const out = [];
     for (const svg of document.querySelectorAll('[data-testid="board"] svg')) {
       const vb = svg.viewBox.baseVal;
@@ -280,8 +288,10 @@ export async function boardClipping(page) {
  * SVG paints in document order, so only what comes after a label can hide it.
  */
 export async function coveredLabels(page) {
-  await settled(page);
-  return page.evaluate(() => {
+  return page.evaluate(async () => {
+    for (let sliding; (sliding = document.getAnimations().filter((a) => a.id === 'piece-move' && a.playState === 'running')).length;) {
+      await Promise.all(sliding.map((a) => a.finished.catch(() => {})));
+    }
     const out = [];
     const painted = (el) => {
       const style = getComputedStyle(el);
