@@ -61,6 +61,14 @@ test('a board measure waits until nothing slides, a slide begun as another ends 
   assert.deepEqual(await coveredLabels(page), [], 'the label is clear once the circle rests');
   assert.equal(await page.evaluate(() => window.slidesOver === true), true, 'measured after the second slide');
   assert.deepEqual(await boardClipping(page), []);
+  // A slide that a later task starts (as a patch from the socket does), just after another ends:
+  // the measure must not fall between the wait and that task.
+  await page.evaluate(() => {
+    const circle = document.querySelector('[data-testid="board"] circle');
+    const slide = (ms) => circle.animate([{ transform: 'translate(-140px, 0px)' }, { transform: 'translate(0px, 0px)' }], { duration: ms, id: 'piece-move' });
+    slide(200).finished.then(() => setTimeout(() => slide(1500), 0));
+  });
+  assert.deepEqual(await coveredLabels(page), [], 'measured before the next slide began, not halfway through it');
   await page.context().close();
 });
 

@@ -135,18 +135,25 @@ export async function playToEnd(pages, { seed = 1, maxMs = 120000, board = false
   }
 }
 
-/** Waits until no piece or card is sliding (motion.js), so a picture shows where things are. */
+// Run in the page: waits until no piece or card slides (motion.js), a slide begun as another
+// ends included.
+const UNTIL_STILL = `for (let sliding; (sliding = document.getAnimations().filter((a) => a.id === 'piece-move' && a.playState === 'running')).length;) {
+  await Promise.all(sliding.map((a) => a.finished.catch(() => {})));
+}`;
+
+/** Waits until no piece or card is sliding, so a picture shows where things are. */
 export async function settled(page) {
-  await page.evaluate(() => Promise.all(document.getAnimations()
-    .filter((a) => a.id === 'piece-move')
-    .map((a) => a.finished.catch(() => {}))));
+  await page.evaluate(`(async () => { ${UNTIL_STILL} })()`);
 }
 
-// A measure of the board must not see a piece halfway through its slide (motion.js): a bot's move
-// can arrive between a separate wait and the measure and start a new slide, and a pawn sliding
-// past a place's name then "covers" it. So each measure waits in the page, in the same function,
-// until nothing slides, and then measures without yielding: no patch can be drawn in between.
-// (Written out in each measure: a function given to `page.evaluate` cannot call one of ours.)
+/**
+ * `measure` (a function of no arguments, run in the page) once nothing slides. The wait and the
+ * measure run in one evaluation with no yield between them: with two, a bot's move could arrive in
+ * between and start a slide, and a pawn halfway past a place's name "covers" it.
+ */
+async function atRest(page, measure) {
+  return page.evaluate(`(async () => { ${UNTIL_STILL}\n  return (${measure})(); })()`);
+}
 
 export async function screenshot(page, name) {
   mkdirSync(SHOTS, { recursive: true });
@@ -247,10 +254,7 @@ export async function openTable(page, id) {
  * its text or tag, how far it sticks out, and where. Empty when nothing is clipped.
  */
 export async function boardClipping(page) {
-  return page.evaluate(async () => {
-    for (let sliding; (sliding = document.getAnimations().filter((a) => a.id === 'piece-move' && a.playState === 'running')).length;) {
-      await Promise.all(sliding.map((a) => a.finished.catch(() => {})));
-    }
+  return atRest(page, () => {
     const out = [];
     for (const svg of document.querySelectorAll('[data-testid="board"] svg')) {
       const vb = svg.viewBox.baseVal;
@@ -288,10 +292,7 @@ export async function boardClipping(page) {
  * SVG paints in document order, so only what comes after a label can hide it.
  */
 export async function coveredLabels(page) {
-  return page.evaluate(async () => {
-    for (let sliding; (sliding = document.getAnimations().filter((a) => a.id === 'piece-move' && a.playState === 'running')).length;) {
-      await Promise.all(sliding.map((a) => a.finished.catch(() => {})));
-    }
+  return atRest(page, () => {
     const out = [];
     const painted = (el) => {
       const style = getComputedStyle(el);
