@@ -831,11 +831,19 @@ pub struct PatchOps {
     members: Vec<MemberOps>,
 }
 
+thread_local! {
+    /// The working buffers of the last [`PatchOps`] finished on this thread, handed to the next:
+    /// an engine writes a few every action, and its members are copied out at their size.
+    static SPARE_OPS: std::cell::Cell<Option<Ops>> = const { std::cell::Cell::new(None) };
+}
+
 impl Default for PatchOps {
     fn default() -> Self {
         // Room for a few operations and a path a few levels deep, so that writing them does
-        // not grow the buffers step by step.
-        let ops = Ops { out: String::with_capacity(256), path: String::with_capacity(64) };
+        // not grow the buffers step by step; the last finished one's buffers when there are.
+        let ops = SPARE_OPS
+            .take()
+            .unwrap_or_else(|| Ops { out: String::with_capacity(256), path: String::with_capacity(64) });
         PatchOps { ops, member: None, members: Vec::with_capacity(4) }
     }
 }
@@ -925,7 +933,14 @@ impl PatchOps {
     #[must_use]
     pub fn finish(mut self) -> Vec<MemberOps> {
         self.end_member();
-        self.members
+        let PatchOps { mut ops, members, .. } = self;
+        // Kept unless a rare long patch grew them: spare buffers stay small.
+        if ops.out.capacity() <= 4096 && ops.path.capacity() <= 1024 {
+            ops.out.clear();
+            ops.path.clear();
+            SPARE_OPS.set(Some(ops));
+        }
+        members
     }
 }
 
