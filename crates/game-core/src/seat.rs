@@ -120,8 +120,12 @@ impl SeatNames {
         SeatNames(Seat::all(players).map(|s| s.to_string()).collect())
     }
 
-    /// The name of `seat`, or its generic name if none is known.
-    pub fn name(&self, seat: Seat) -> String {
-        self.0.get(seat.index()).cloned().unwrap_or_else(|| seat.to_string())
+    /// The name of `seat`, or its generic name if none is known. Borrowed when known: events
+    /// are described on every action, and the name is only written into their text.
+    pub fn name(&self, seat: Seat) -> std::borrow::Cow<'_, str> {
+        match self.0.get(seat.index()) {
+            Some(name) => std::borrow::Cow::Borrowed(name),
+            None => std::borrow::Cow::Owned(seat.to_string()),
+        }
     }
 }

@@ -201,7 +201,7 @@ impl GameEvent for Event {
                 if seats.is_empty() {
                     "Nobody has Power cards: no Power draw".to_string()
                 } else {
-                    let who: Vec<String> = seats.iter().map(n).collect();
+                    let who: Vec<_> = seats.iter().map(n).collect();
                     format!("Most Power ({power}): {} draw", who.join(", "))
                 }
             }

@@ -335,7 +335,7 @@ impl GameEvent for Event {
                 format!("{} reveals {} for {points} Prestige Point(s)", n(seat), edict.name())
             }
             Event::GameEnded { condition, winning_side, winners } => {
-                let who: Vec<String> = winners.iter().map(n).collect();
+                let who: Vec<_> = winners.iter().map(n).collect();
                 let why = match winning_side {
                     Some(side) => format!("{}'s faction wins (condition {condition})", side.name()),
                     None => "the Crusade is over after 10 rounds".to_string(),

@@ -199,7 +199,7 @@ impl GameEvent for Event {
                 n(seat)
             ),
             Event::GameOver { winners } => {
-                let w: Vec<String> = winners.iter().map(n).collect();
+                let w: Vec<_> = winners.iter().map(n).collect();
                 format!("The game is over. Winner: {}", w.join(" and "))
             }
         }

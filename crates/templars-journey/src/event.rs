@@ -384,10 +384,10 @@ pub enum Event {
 }
 
 fn list(names: &SeatNames, seats: &[Seat]) -> String {
-    let v: Vec<String> = seats.iter().map(|s| names.name(*s)).collect();
+    let v: Vec<_> = seats.iter().map(|s| names.name(*s)).collect();
     match v.len() {
         0 => "nobody".to_string(),
-        1 => v[0].clone(),
+        1 => v[0].to_string(),
         _ => format!("{} and {}", v[..v.len() - 1].join(", "), v[v.len() - 1]),
     }
 }
