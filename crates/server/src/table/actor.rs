@@ -320,9 +320,11 @@ impl Actor {
             return Err(error);
         }
         self.version += 1;
-        // The timers first: the patches carry the new turn's clock.
-        self.schedule();
-        self.broadcast(seat, &events, by_clock, answer);
+        // The timers first: the patches carry the new turn's clock. Who is to act is asked of
+        // the engine once, for both.
+        let to_act = self.game.to_act();
+        self.schedule_for(&to_act);
+        self.broadcast(seat, &to_act, &events, by_clock, answer);
         if self.finished() {
             tracing::info!(game = %self.info.id, version = self.version, "game over");
             // After the last patches went out (they were written from what is let go of).
@@ -389,16 +391,28 @@ impl Actor {
 
     /// The turn clock of the people the game waits for, when this table has a time limit.
     fn clock(&self) -> Option<Clock> {
+        self.turn_due?;
+        self.clock_for(&self.game.to_act())
+    }
+
+    /// [`Actor::clock`], for the seats the game waits for (`to_act`).
+    fn clock_for(&self, to_act: &[Seat]) -> Option<Clock> {
         let due = self.turn_due?;
         let is_bot = |s: &Seat| self.info.bots.get(s.index()).copied().unwrap_or(false);
-        let seats: Vec<Seat> = self.game.to_act().into_iter().filter(|s| !is_bot(s)).collect();
+        let seats: Vec<Seat> = to_act.iter().copied().filter(|s| !is_bot(s)).collect();
         let remaining = due.saturating_duration_since(Instant::now());
         Some(Clock { seats, remaining_ms: u64::try_from(remaining.as_millis()).unwrap_or(u64::MAX) })
     }
 
-    fn broadcast(&mut self, seat: Seat, events: &[DynEvent], by_clock: bool, mut answer: Option<&mut Answer>) {
-        let to_act = self.game.to_act();
-        let clock = self.clock();
+    fn broadcast(
+        &mut self,
+        seat: Seat,
+        to_act: &[Seat],
+        events: &[DynEvent],
+        by_clock: bool,
+        mut answer: Option<&mut Answer>,
+    ) {
+        let clock = self.clock_for(to_act);
         let outcome = self.game.outcome();
         let seed = outcome.as_ref().map(|_| self.seed.to_hex());
         let version = self.version;
@@ -406,16 +420,7 @@ impl Actor {
         // Taken for the broadcast (its buffers come back at the end): the viewers' loop below
         // borrows the rest of the table.
         let mut frames = std::mem::take(&mut self.frames);
-        frames.start(
-            &self.info.id,
-            version,
-            seat,
-            &to_act,
-            seed.as_deref(),
-            outcome.as_ref(),
-            by_clock,
-            clock.as_ref(),
-        );
+        frames.start(&self.info.id, version, seat, to_act, seed.as_deref(), outcome.as_ref(), by_clock, clock.as_ref());
         let (mut watched, mut who) = std::mem::take(&mut self.watched);
         watched.clear();
         who.clear();
@@ -432,7 +437,7 @@ impl Actor {
         let views = self.game.view_texts(&who, &mut self.view_cache);
         for (&i, new_view) in watched.iter().zip(views) {
             let viewer = self.viewers[i].viewer;
-            let legal = self.legal_actions(viewer, &to_act);
+            let legal = self.legal_actions(viewer, to_act);
             let v = &mut self.viewers[i];
             let text = v.view.as_ref().map(|old_view| {
                 let patch = diff_parts_memo(old_view, &new_view, &mut self.memo);
@@ -535,9 +540,14 @@ impl Actor {
     /// starts waiting, the same person's next decision) starts a fresh turn limit; with one shared
     /// clock, everyone waiting gets it.
     fn schedule(&mut self) {
+        let to_act = self.game.to_act();
+        self.schedule_for(&to_act);
+    }
+
+    /// [`Actor::schedule`], for the seats the game waits for (`to_act`).
+    fn schedule_for(&mut self, to_act: &[Seat]) {
         self.bot_due = None;
         let previous = (self.turn_due.take(), std::mem::take(&mut self.turn_seats));
-        let to_act = self.game.to_act();
         let waiting = to_act.iter().filter(|s| s.index() < 16).fold(0u16, |m, s| m | (1 << s.index()));
         self.info.waiting.store(waiting, std::sync::atomic::Ordering::Relaxed);
         if self.finished() {
