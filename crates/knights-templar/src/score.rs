@@ -7,24 +7,29 @@ use game_core::{BySeat, Outcome, ScoreLine};
 impl KnightsTemplar {
     /// Each player's Legacy bonus (R19): 5 to the sole leader, 3 to each of tied leaders, with ≥ 1 Legacy.
     pub fn legacy_bonus(&self) -> BySeat<i64> {
-        let legacy = BySeat::from_fn(self.players, |s| self.count(s, CardType::Legacy));
-        let best = legacy.iter().map(|(_, l)| *l).max().unwrap_or(0);
-        let leaders = legacy.iter().filter(|(_, l)| **l == best).count();
-        legacy.map(|_, l| match (best, *l == best, leaders) {
-            (0, _, _) | (_, false, _) => 0,
-            (_, true, 1) => 5,
-            _ => 3,
-        })
+        let mut bonus = BySeat::from_fn(self.players, |s| self.count(s, CardType::Legacy) as i64);
+        let best = bonus.iter().map(|(_, l)| *l).max().unwrap_or(0);
+        let leaders = bonus.iter().filter(|(_, l)| **l == best).count();
+        // The counts become the bonuses in place (every view asks for the totals each action).
+        for (_, l) in bonus.iter_mut() {
+            *l = match (best, *l == best, leaders) {
+                (0, _, _) | (_, false, _) => 0,
+                (_, true, 1) => 5,
+                _ => 3,
+            };
+        }
+        bonus
     }
 
     /// Each player's total as it stands now: the sum of [`KnightsTemplar::score_lines`]' lines
     /// (every view shows it; the crate's invariant tests check the sum).
     pub fn score_totals(&self) -> BySeat<i64> {
-        let legacy = self.legacy_bonus();
-        BySeat::from_fn(self.players, |s| {
-            legacy[s] + i64::from(self.county_vp(s)) + self.count(s, CardType::Treasure) as i64
-                - self.count(s, CardType::Downfall) as i64
-        })
+        let mut totals = self.legacy_bonus();
+        for (s, total) in totals.iter_mut() {
+            *total += i64::from(self.county_vp(s)) + self.count(s, CardType::Treasure) as i64
+                - self.count(s, CardType::Downfall) as i64;
+        }
+        totals
     }
 
     /// Each player's total, and the score breakdown, as they stand now.
