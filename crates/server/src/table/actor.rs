@@ -13,7 +13,7 @@ use crate::protocol::{error_text, Clock, PatchFrames, ServerMsg};
 use crate::store::writer::{AppendError, Writer};
 use crate::store::{ActionRow, Store};
 use game_core::view_diff::{diff_parts_memo, DiffMemo, ViewCache, ViewParts};
-use game_core::{DynEvent, DynGame, GameRng, RandomBot, Seat, SeatNames, Seed, Viewer};
+use game_core::{DynEvent, DynGame, GameRng, Outcome, RandomBot, Seat, SeatNames, Seed, Viewer};
 use serde_json::value::RawValue;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -58,6 +58,9 @@ pub(super) struct Persistence {
 pub(super) struct Actor {
     info: Arc<TableInfo>,
     game: Box<dyn DynGame>,
+    /// The game's result, once it is over: `game.outcome()`, kept from the last change of the
+    /// game (scoring is asked for several times an action, and after the end by every check).
+    outcome: Option<Outcome>,
     version: u64,
     seed: Seed,
     names: SeatNames,
@@ -134,6 +137,7 @@ impl Actor {
         let mut actor = Actor {
             names: SeatNames(info.seats.clone()),
             info,
+            outcome: game.outcome(),
             game,
             version: rebuilt.version,
             seed,
@@ -161,7 +165,7 @@ impl Actor {
     }
 
     fn finished(&self) -> bool {
-        self.game.outcome().is_some()
+        self.outcome.is_some()
     }
 
     /// Runs until shutdown, until every handle is gone, or until a finished game is left idle.
@@ -289,13 +293,14 @@ impl Actor {
         }
         // The action is read from the text the client sent, and stored as the engine writes it.
         let (events, stored) = self.game.apply_text(seat, action, &self.names)?;
+        self.outcome = self.game.outcome();
         let row = ActionRow {
             game: self.info.id.clone(),
             seq: self.version + 1,
             seat,
             action: stored,
             hash: self.game.state_hash_cached(&mut self.hash_cache),
-            outcome: self.game.outcome(),
+            outcome: self.outcome.clone(),
             by_clock,
         };
         if let Err(e) = self.writer.append(row).await {
@@ -358,6 +363,7 @@ impl Actor {
             }
         };
         tracing::warn!(game = %id, version, "table reloaded from the store after a failed commit");
+        self.outcome = game.outcome();
         self.game = game;
         self.version = version;
         self.needs_reload = false;
@@ -413,14 +419,14 @@ impl Actor {
         mut answer: Option<&mut Answer>,
     ) {
         let clock = self.clock_for(to_act);
-        let outcome = self.game.outcome();
-        let seed = outcome.as_ref().map(|_| self.seed.to_hex());
+        let outcome = self.outcome.as_ref();
+        let seed = outcome.map(|_| self.seed.to_hex());
         let version = self.version;
         self.memo.clear();
         // Taken for the broadcast (its buffers come back at the end): the viewers' loop below
         // borrows the rest of the table.
         let mut frames = std::mem::take(&mut self.frames);
-        frames.start(&self.info.id, version, seat, to_act, seed.as_deref(), outcome.as_ref(), by_clock, clock.as_ref());
+        frames.start(&self.info.id, version, seat, to_act, seed.as_deref(), outcome, by_clock, clock.as_ref());
         let (mut watched, mut who) = std::mem::take(&mut self.watched);
         watched.clear();
         who.clear();
@@ -498,7 +504,7 @@ impl Actor {
             // are ordered exactly as in every patch.
             let view: Value = serde_json::from_str(parts.join().as_str()).unwrap_or(Value::Null);
             let to_act = self.game.to_act();
-            let outcome = self.game.outcome();
+            let outcome = self.outcome.clone();
             // The engine writes valid JSON; an unreadable list would be a bug, and shows as none.
             let legal = RawValue::from_string(self.legal_actions(viewer, &to_act).into_owned())
                 .unwrap_or_else(|_| RawValue::from_string(NO_ACTIONS.to_string()).expect("an empty array"));
