@@ -397,7 +397,6 @@ impl Actor {
 
     /// The turn clock of the people the game waits for, when this table has a time limit.
     fn clock(&self) -> Option<Clock> {
-        self.turn_due?;
         self.clock_for(&self.game.to_act())
     }
 
@@ -504,7 +503,7 @@ impl Actor {
             // are ordered exactly as in every patch.
             let view: Value = serde_json::from_str(parts.join().as_str()).unwrap_or(Value::Null);
             let to_act = self.game.to_act();
-            let outcome = self.outcome.clone();
+            let outcome = self.outcome.as_ref();
             // The engine writes valid JSON; an unreadable list would be a bug, and shows as none.
             let legal = RawValue::from_string(self.legal_actions(viewer, &to_act).into_owned())
                 .unwrap_or_else(|_| RawValue::from_string(NO_ACTIONS.to_string()).expect("an empty array"));
@@ -521,8 +520,8 @@ impl Actor {
                 to_act: &to_act,
                 legal_actions: &legal,
                 seed_commitment: &self.seed.commitment(),
-                seed: outcome.as_ref().map(|_| self.seed.to_hex()),
-                outcome: outcome.as_ref(),
+                seed: outcome.map(|_| self.seed.to_hex()),
+                outcome,
                 clock: self.clock(),
             }
             .to_text();
