@@ -55,9 +55,22 @@ impl Viewer {
 }
 
 /// One value per seat, indexed by [`Seat`].
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[derive(Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(transparent)]
 pub struct BySeat<T>(pub Vec<T>);
+
+// By hand rather than derived: the derive has no `clone_from`, and its default drops the old
+// values and clones anew. Memos that keep a copy of a per-seat list (a hand, a tableau per seat)
+// refresh it at every action; `Vec::clone_from` reuses their buffers, element by element.
+impl<T: Clone> Clone for BySeat<T> {
+    fn clone(&self) -> Self {
+        BySeat(self.0.clone())
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.0.clone_from(&source.0);
+    }
+}
 
 impl<T> BySeat<T> {
     /// A value for each of `players` seats, made by `f`.
@@ -126,6 +139,28 @@ impl SeatNames {
         match self.0.get(seat.index()) {
             Some(name) => std::borrow::Cow::Borrowed(name),
             None => std::borrow::Cow::Owned(seat.to_string()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BySeat;
+
+    #[test]
+    fn clone_from_gives_the_source_whatever_the_sizes() {
+        let lists = [
+            BySeat(vec![vec![1u8, 2], vec![], vec![3]]),
+            BySeat(vec![vec![4u8]]),
+            BySeat(vec![]),
+            BySeat(vec![vec![5u8, 6, 7], vec![8], vec![9, 10], vec![11, 12, 13, 14]]),
+        ];
+        for from in &lists {
+            for source in &lists {
+                let mut copy = from.clone();
+                copy.clone_from(source);
+                assert_eq!(&copy, source);
+            }
         }
     }
 }
