@@ -24,17 +24,23 @@ pub(crate) type Events = Vec<game_core::Event<Event>>;
 
 /// The seats the game waits for: the decider of the pending decision point.
 pub(crate) fn to_act(game: &KnightsTemplar) -> Vec<Seat> {
+    decider(game).into_iter().collect()
+}
+
+/// The decider of the pending decision point, if the game waits for one (never more than one):
+/// [`to_act`] without a list, for the checks made at every action.
+fn decider(game: &KnightsTemplar) -> Option<Seat> {
     match &game.pending {
-        Pending::Pick { seat } => vec![*seat],
-        Pending::Nominate => vec![game.gm],
-        Pending::Target { resolver, .. } | Pending::AllyChoice { resolver, .. } => vec![*resolver],
-        Pending::Resolving | Pending::Over => Vec::new(),
+        Pending::Pick { seat } => Some(*seat),
+        Pending::Nominate => Some(game.gm),
+        Pending::Target { resolver, .. } | Pending::AllyChoice { resolver, .. } => Some(*resolver),
+        Pending::Resolving | Pending::Over => None,
     }
 }
 
 /// The options of the pending decision point (spec §4.2), for its decider only.
 pub(crate) fn legal_actions(game: &KnightsTemplar, seat: Seat) -> Vec<Action> {
-    if !to_act(game).contains(&seat) {
+    if decider(game) != Some(seat) {
         return Vec::new();
     }
     match &game.pending {
