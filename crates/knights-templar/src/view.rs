@@ -292,7 +292,7 @@ pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer], memo: &mut V
         Some((last, text)) if last.matches(game, &totals) => Arc::clone(text),
         _ => {
             // Written only if asked for: viewers who were shown the last board take the patch.
-            let inputs = Arc::new(BoardInputs::of(game, totals));
+            let inputs = BoardInputs::reuse(memo.spare_board.take(), game, totals);
             let text = ViewText::lazy({
                 let inputs = Arc::clone(&inputs);
                 move || board_text(&inputs)
@@ -301,7 +301,10 @@ pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer], memo: &mut V
                 Some((last, old)) if last.players == game.players => text.derived_from(old, board_ops(last, &inputs)),
                 _ => text,
             });
-            memo.board = Some((inputs, Arc::clone(&text)));
+            // The inputs replaced are those of the texts the viewers still hold until this
+            // broadcast is over: by the next new board nothing holds them, and their buffers are
+            // filled again instead of allocated.
+            memo.spare_board = memo.board.replace((inputs, Arc::clone(&text))).map(|(last, _)| last);
             text
         }
     };
@@ -728,6 +731,9 @@ pub(crate) struct ViewMemo {
     /// The board (the members every viewer shares before the discard), and what it was written
     /// from: a nomination, for one, leaves it as it was.
     board: Option<(Arc<BoardInputs>, Arc<ViewText>)>,
+    /// The board's inputs before `board`'s, to be filled again for the next board
+    /// ([`BoardInputs::reuse`]).
+    spare_board: Option<Arc<BoardInputs>>,
 }
 
 /// The board's text: [`LeanBoard`] written from `inputs`.
@@ -769,6 +775,37 @@ impl BoardInputs {
             tableau: Cow::Borrowed(self.tableaus.get(s).map_or(&[][..], Vec::as_slice)),
             county_vp: self.county_vp.get(s).copied().unwrap_or(0),
         }
+    }
+
+    /// The inputs of `game`'s board: `spare` filled again (its lists' buffers reused) if nothing
+    /// else holds it any more, otherwise new ones ([`BoardInputs::of`]).
+    fn reuse(spare: Option<Arc<BoardInputs>>, game: &KnightsTemplar, totals: BySeat<i64>) -> Arc<Self> {
+        if let Some(mut spare) = spare {
+            if let Some(inputs) = Arc::get_mut(&mut spare) {
+                inputs.refill(game, totals);
+                return spare;
+            }
+        }
+        Arc::new(BoardInputs::of(game, totals))
+    }
+
+    /// Makes these the inputs of `game`'s board, as [`BoardInputs::of`] would write them. Every
+    /// member is named, so that a new one cannot be left out.
+    fn refill(&mut self, game: &KnightsTemplar, new_totals: BySeat<i64>) {
+        let BoardInputs { players, turn, round, stage, gm, deck_count, fate, tableaus, county_vp, pick_order, totals } =
+            self;
+        *players = game.players;
+        *turn = game.turn;
+        *round = game.round;
+        *stage = game.stage;
+        *gm = game.gm;
+        *deck_count = game.deck.len();
+        fate.clone_from(&game.fate);
+        tableaus.clone_from(&game.tableaus);
+        county_vp.clone_from(&game.county_vp);
+        pick_order.clear();
+        pick_order.extend(game.pick_order_seats());
+        *totals = new_totals;
     }
 
     fn of(game: &KnightsTemplar, totals: BySeat<i64>) -> Self {
