@@ -615,8 +615,18 @@ pub fn diff_texts_memo(old: &ViewText, new: &ViewText, memo: &mut DiffMemo) -> S
 /// changed) are joined and diffed whole, so the patch is always [`diff_texts`]'s.
 #[must_use]
 pub fn diff_parts_memo(old: &ViewParts, new: &ViewParts, memo: &mut DiffMemo) -> String {
+    let mut patch = String::new();
+    diff_parts_memo_into(old, new, memo, &mut patch);
+    patch
+}
+
+/// [`diff_parts_memo`], written into `patch` (emptied first): a table writes every viewer's
+/// patch of every action into one buffer it keeps.
+pub fn diff_parts_memo_into(old: &ViewParts, new: &ViewParts, memo: &mut DiffMemo, patch: &mut String) {
+    patch.clear();
     if old.parts.len() != new.parts.len() {
-        return diff_texts_memo(&old.join(), &new.join(), memo);
+        patch.push_str(&diff_texts_memo(&old.join(), &new.join(), memo));
+        return;
     }
     let mut entries = std::mem::take(&mut memo.entries_buf);
     entries.clear();
@@ -639,15 +649,15 @@ pub fn diff_parts_memo(old: &ViewParts, new: &ViewParts, memo: &mut DiffMemo) ->
             Some((start, end)) => entries.extend_from_slice(&memo.pair_entries[start..end]),
             None => {
                 memo.entries_buf = entries;
-                return diff_texts_memo(&old.join(), &new.join(), memo);
+                patch.push_str(&diff_texts_memo(&old.join(), &new.join(), memo));
+                return;
             }
         }
     }
     // json_patch walks the whole object's keys in order; each key is in one part only.
     entries.sort_by(|a, b| memo.used()[*a].key.cmp(&memo.used()[*b].key));
-    let patch = memo.patch(&entries);
+    memo.write_patch(&entries, patch);
     memo.entries_buf = entries;
-    patch
 }
 
 /// The memo entries, in key order, of the top-level members that differ between two objects
@@ -735,17 +745,25 @@ impl DiffMemo {
 
     /// The patch made of these entries' operations, in this order.
     fn patch(&self, entries: &[usize]) -> String {
+        let mut out = String::new();
+        self.write_patch(entries, &mut out);
+        out
+    }
+
+    /// [`DiffMemo::patch`], appended to `out`.
+    fn write_patch(&self, entries: &[usize], out: &mut String) {
         let len: usize = entries.iter().map(|e| self.used()[*e].ops.len() + 1).sum();
-        let mut out = String::with_capacity(len + 2);
+        out.reserve(len + 2);
         out.push('[');
+        let mut first = true;
         for ops in entries.iter().map(|e| &self.used()[*e].ops).filter(|ops| !ops.is_empty()) {
-            if out.len() > 1 {
+            if !first {
                 out.push(',');
             }
+            first = false;
             out.push_str(ops);
         }
         out.push(']');
-        out
     }
 }
 

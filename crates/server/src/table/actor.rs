@@ -12,7 +12,7 @@ use crate::outbox::Frame;
 use crate::protocol::{error_text, Clock, PatchFrames, ServerMsg};
 use crate::store::writer::{AppendError, Writer};
 use crate::store::{ActionRow, Store};
-use game_core::view_diff::{diff_parts_memo, DiffMemo, ViewCache, ViewParts};
+use game_core::view_diff::{diff_parts_memo_into, DiffMemo, ViewCache, ViewParts};
 use game_core::{DynEvent, DynGame, GameRng, Outcome, RandomBot, Seat, SeatNames, Seed, Viewer};
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -75,6 +75,8 @@ pub(super) struct Actor {
     hash_cache: ViewCache,
     /// The buffers an action's patch messages are written in, kept from one action to the next.
     frames: PatchFrames,
+    /// The buffer each viewer's patch is written into, kept from one action to the next.
+    patch: String,
     /// The viewers someone watches (their places in `viewers`, and who they are), a buffer
     /// kept from one action to the next.
     watched: (Vec<usize>, Vec<Viewer>),
@@ -146,6 +148,7 @@ impl Actor {
             view_cache,
             hash_cache: ViewCache::default(),
             frames: PatchFrames::default(),
+            patch: String::new(),
             watched: Default::default(),
             rx,
             store,
@@ -445,8 +448,8 @@ impl Actor {
             let legal = self.legal_actions(viewer, to_act);
             let v = &mut self.viewers[i];
             let text = v.view.as_ref().map(|old_view| {
-                let patch = diff_parts_memo(old_view, &new_view, &mut self.memo);
-                frames.frame(&patch, events, viewer, &legal)
+                diff_parts_memo_into(old_view, &new_view, &mut self.memo, &mut self.patch);
+                frames.frame(&self.patch, events, viewer, &legal)
             });
             if v.keep && v.legal != legal {
                 v.legal = legal;
