@@ -669,7 +669,9 @@ impl Answer {
             return None;
         }
         self.out = None;
-        Some(AckFor { req: self.req, game: self.game.clone() })
+        // Nothing is sent from this answer any more (`send` and the drop need `out`): its
+        // game's id is handed over, not copied.
+        Some(AckFor { req: self.req, game: std::mem::replace(&mut self.game, crate::ids::GameId(String::new())) })
     }
 
     /// Sends the answer `text` writes, unless it was taken over.
