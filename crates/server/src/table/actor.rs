@@ -611,6 +611,7 @@ impl Actor {
         self.view_cache = ViewCache::default();
         self.hash_cache = ViewCache::default();
         self.frames = PatchFrames::default();
+        self.patch = String::new();
     }
 
     /// A bot's move is due, or an absent player's time ran out: a random bot plays for the seat,
