@@ -1006,7 +1006,7 @@ fn write_value(doc: Doc<'_>, start: usize, end: usize, out: &mut String) {
                         if i > 0 {
                             out.push(',');
                         }
-                        push_string(key, out);
+                        push_json_string(out, key);
                         out.push(':');
                         write_value(doc, *v0, *v1, out);
                     }
@@ -1037,10 +1037,38 @@ fn write_value(doc: Doc<'_>, start: usize, end: usize, out: &mut String) {
     out.push_str(&serde_json::to_string(&parse(text)).unwrap_or_else(|_| "null".to_owned()));
 }
 
-/// `value` as a JSON string, as serde_json writes it.
-fn push_string(value: &str, out: &mut String) {
+/// Appends `text` as a JSON string, escaped exactly as serde_json escapes it: `"` and `\`, the
+/// control characters that have a short escape (`\b`, `\t`, `\n`, `\f`, `\r`) and the other ones
+/// as `\u00xx` in lowercase hex; everything else as it is. Written in place, with no string of
+/// its own: views' keys here, and the server's events' sentences at every action.
+pub fn push_json_string(out: &mut String, text: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push('"');
-    out.push_str(&json_escaped(value));
+    let mut plain = 0;
+    for (i, b) in text.bytes().enumerate() {
+        let short = match b {
+            b'"' => r#"\""#,
+            b'\\' => r"\\",
+            0x08 => r"\b",
+            b'\t' => r"\t",
+            b'\n' => r"\n",
+            0x0c => r"\f",
+            b'\r' => r"\r",
+            0..=0x1f => "",
+            _ => continue,
+        };
+        // Every escaped byte is ASCII: the runs between them are whole characters.
+        out.push_str(text.get(plain..i).unwrap_or_default());
+        if short.is_empty() {
+            out.push_str(r"\u00");
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 0x0f)]));
+        } else {
+            out.push_str(short);
+        }
+        plain = i + 1;
+    }
+    out.push_str(text.get(plain..).unwrap_or_default());
     out.push('"');
 }
 
@@ -1049,7 +1077,8 @@ fn json_escaped(value: &str) -> Cow<'_, str> {
     if !value.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
         return Cow::Borrowed(value);
     }
-    let quoted = serde_json::to_string(value).unwrap_or_default();
+    let mut quoted = String::with_capacity(value.len() + 8);
+    push_json_string(&mut quoted, value);
     Cow::Owned(quoted.get(1..quoted.len().saturating_sub(1)).unwrap_or("").to_owned())
 }
 
@@ -1394,6 +1423,19 @@ mod tests {
         assert_eq!(diff_text(&o, &n), reference, "{old} -> {new}");
         assert_eq!(serde_json::to_string(&diff_texts(&o, &n)).unwrap(), reference, "{old} -> {new}");
         assert_eq!(diff_texts_memo(&o, &n, &mut DiffMemo::default()), reference, "{old} -> {new}");
+    }
+
+    #[test]
+    fn a_string_is_escaped_as_serde_json_escapes_it() {
+        // Every ASCII character alone, between others, and next to characters of 2 to 4 bytes.
+        let mut texts: Vec<String> = (0u8..0x80).map(|b| char::from(b).to_string()).collect();
+        texts.extend((0u8..0x80).map(|b| format!("é{}ab\u{2014}{}🜲", char::from(b), char::from(b))));
+        texts.extend(["", "plain words", "\"quoted\" and \\ back\\slashed", "\u{7f}\u{80}\u{ffff}"].map(String::from));
+        for text in &texts {
+            let mut written = String::new();
+            push_json_string(&mut written, text);
+            assert_eq!(written, serde_json::to_string(text).unwrap(), "{text:?}");
+        }
     }
 
     #[test]

@@ -232,41 +232,6 @@ pub struct EventRef<'a> {
     pub private: bool,
 }
 
-/// Appends `text` as a JSON string, escaped exactly as serde_json escapes it: `"` and `\`, the
-/// control characters that have a short escape (`\b`, `\t`, `\n`, `\f`, `\r`) and the other ones
-/// as `\u00xx` in lowercase hex; everything else as it is. Written in place, with no string of
-/// its own: events' sentences are written at every action, once for each audience.
-fn push_json_string(out: &mut String, text: &str) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.push('"');
-    let mut plain = 0;
-    for (i, b) in text.bytes().enumerate() {
-        let short = match b {
-            b'"' => r#"\""#,
-            b'\\' => r"\\",
-            0x08 => r"\b",
-            b'\t' => r"\t",
-            b'\n' => r"\n",
-            0x0c => r"\f",
-            b'\r' => r"\r",
-            0..=0x1f => "",
-            _ => continue,
-        };
-        // Every escaped byte is ASCII: the runs between them are whole characters.
-        out.push_str(text.get(plain..i).unwrap_or_default());
-        if short.is_empty() {
-            out.push_str(r"\u00");
-            out.push(char::from(HEX[usize::from(b >> 4)]));
-            out.push(char::from(HEX[usize::from(b & 0x0f)]));
-        } else {
-            out.push_str(short);
-        }
-        plain = i + 1;
-    }
-    out.push_str(text.get(plain..).unwrap_or_default());
-    out.push('"');
-}
-
 impl<'a> EventRef<'a> {
     /// Appends the JSON array of `events` as serde_json writes it (`[{"data":…,"text":…,"private":…},…]`),
     /// with only the text's characters escaped by serde_json (the keys are fixed).
@@ -279,7 +244,7 @@ impl<'a> EventRef<'a> {
             out.push_str(r#"{"data":"#);
             out.push_str(e.data.get());
             out.push_str(r#","text":"#);
-            push_json_string(out, e.text);
+            game_core::view_diff::push_json_string(out, e.text);
             out.push_str(if e.private { r#","private":true}"# } else { r#","private":false}"# });
         }
         out.push(']');
@@ -611,19 +576,6 @@ mod tests {
             let mut written = String::new();
             EventRef::write_list(list.iter().copied(), &mut written);
             assert_eq!(written, serde_json::to_string(list).unwrap());
-        }
-    }
-
-    #[test]
-    fn a_string_is_escaped_as_serde_json_escapes_it() {
-        // Every ASCII character alone, between others, and next to characters of 2 to 4 bytes.
-        let mut texts: Vec<String> = (0u8..0x80).map(|b| char::from(b).to_string()).collect();
-        texts.extend((0u8..0x80).map(|b| format!("é{}ab\u{2014}{}🜲", char::from(b), char::from(b))));
-        texts.extend(["", "plain words", "\"quoted\" and \\ back\\slashed", "\u{7f}\u{80}\u{ffff}"].map(String::from));
-        for text in &texts {
-            let mut written = String::new();
-            push_json_string(&mut written, text);
-            assert_eq!(written, serde_json::to_string(text).unwrap(), "{text:?}");
         }
     }
 
