@@ -492,6 +492,17 @@ impl ViewParts {
         joined
     }
 
+    /// The view's whole text as `serde_json` writes it as a [`Value`] (every object's members
+    /// in key order, as in every patch), written from the parts' text and index: the view a
+    /// snapshot sends, with no `Value` parsed and written again.
+    #[must_use]
+    pub fn value_text(&self) -> String {
+        let joined = self.join_parts();
+        let mut out = String::with_capacity(joined.text.len());
+        write_value(Doc { view: &joined }, 0, joined.text.len(), &mut out);
+        out
+    }
+
     /// The parts, in order.
     #[must_use]
     pub fn parts(&self) -> &[Arc<ViewText>] {
@@ -970,24 +981,17 @@ pub fn push_int(out: &mut String, n: i64) {
     push_uint(out, n.unsigned_abs());
 }
 
-/// Writes `n` in decimal. By hand: `write!` through `fmt` costs several times as much, and a
-/// patch of a long array writes many indexes.
+/// Writes `n` in decimal: a digit by itself, anything longer with `itoa` (what serde_json
+/// writes integers with), with no UTF-8 check of its digits. `write!` through `fmt` costs several
+/// times as much, and a patch of a long array writes many indexes.
 fn push_uint(out: &mut String, n: u64) {
-    let mut digits = [0u8; 20];
-    let mut first = digits.len();
-    let mut rest = n;
-    loop {
-        first -= 1;
-        // A remainder of 10 is below 10: the cast cannot truncate.
+    if n < 10 {
+        // Below 10: the cast cannot truncate.
         #[allow(clippy::cast_possible_truncation)]
-        let digit = (rest % 10) as u8;
-        digits[first] = b'0' + digit;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
+        out.push(char::from(b'0' + n as u8));
+    } else {
+        out.push_str(itoa::Buffer::new().format(n));
     }
-    out.push_str(std::str::from_utf8(&digits[first..]).unwrap_or_default());
 }
 
 /// Writes the value at `start..end` of `doc` as `serde_json` writes it as a [`Value`]: objects
@@ -1311,7 +1315,8 @@ fn array_items(doc: Doc<'_>, start: usize, end: usize) -> Option<Vec<(usize, usi
 /// new view text is exactly `json_patch::diff` of the two views as values, and that applying it
 /// to the previous view gives the new one; that the parts of `view_texts` join to `view_text`;
 /// and that the shared diffs a table sends ([`diff_parts_memo`] from the parts kept at the
-/// previous step, [`diff_texts_memo`] of whole texts) are that same patch; and that the state
+/// previous step, [`diff_texts_memo`] of whole texts) are that same patch; that a snapshot's text
+/// ([`ViewParts::value_text`]) is the view's as a `Value`; and that the state
 /// hash written with the engine's memo, carried from step to step, is the plain one; and that each
 /// waited-for seat's legal actions as text ([`crate::DynGame::legal_actions_json`]) read as its legal
 /// actions. Returns the number of patches checked.
@@ -1365,6 +1370,11 @@ pub fn check_view_patches(descriptor: &dyn GameDescriptor, players: usize, optio
                     joined,
                     game.view_text(*viewer),
                     "{id} seed {seed} step {step} {viewer:?}: view_texts differs from view_text"
+                );
+                assert_eq!(
+                    Some(parts.value_text()),
+                    serde_json::to_string(&parse(joined.as_str())).ok(),
+                    "{id} seed {seed} step {step} {viewer:?}: a snapshot's view text is not the view's as a Value"
                 );
                 let new_text = game.view_json(*viewer);
                 let shared = diff_parts_memo(old_parts, &parts, &mut memo);
@@ -1436,6 +1446,39 @@ mod tests {
             push_json_string(&mut written, text);
             assert_eq!(written, serde_json::to_string(text).unwrap(), "{text:?}");
         }
+    }
+
+    #[test]
+    fn a_view_is_written_whole_as_a_value_writes_it() {
+        // Two parts (struct text: members in declaration order), nested objects and arrays,
+        // floats, escapes, large numbers and an empty object and array.
+        let parts = ViewParts::new([
+            Arc::new(ViewText::new(r#"{"zeta":[3,{"b":1,"a":2.50}],"alpha":"x\u0041\n","mid":{}}"#.to_owned())),
+            Arc::new(ViewText::new(
+                r#"{"beta":[],"big":18446744073709551615,"neg":-7,"e":1e3,"k\"q":null}"#.to_owned(),
+            )),
+        ]);
+        let value = parse(parts.join().as_str());
+        assert!(value.is_object());
+        assert_eq!(parts.value_text(), serde_json::to_string(&value).unwrap());
+        for text in ["", "[]", "{}", "1", "[1,{\"b\":0,\"a\":true}]", "not json"] {
+            let one = ViewParts::whole(ViewText::new(text.to_owned()));
+            assert_eq!(one.value_text(), serde_json::to_string(&parse(text)).unwrap(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn an_integer_is_written_as_serde_json_writes_it() {
+        let mut numbers = vec![i64::MIN, i64::MIN + 1, i64::MAX, -10, -9, -1, 0, 1, 9, 10, 11, 99, 100, 12_345];
+        numbers.extend((0..19).map(|p| 10i64.pow(p)).flat_map(|n| [n - 1, n, n + 1, -n]));
+        for n in numbers {
+            let mut written = String::from("x");
+            push_int(&mut written, n);
+            assert_eq!(written, format!("x{}", serde_json::to_string(&n).unwrap()), "{n}");
+        }
+        let mut written = String::new();
+        push_uint(&mut written, u64::MAX);
+        assert_eq!(written, u64::MAX.to_string());
     }
 
     #[test]
