@@ -547,6 +547,97 @@ impl PatchFrames {
     }
 }
 
+/// Appends `value` as compact JSON.
+fn push_json<T: Serialize + ?Sized>(out: &mut String, value: &T) {
+    // Plain data: serialisation cannot fail, and serde_json writes UTF-8.
+    let mut bytes = std::mem::take(out).into_bytes();
+    let _ = serde_json::to_writer(&mut bytes, value);
+    *out = String::from_utf8(bytes).unwrap_or_default();
+}
+
+/// The text of [`ServerMsg::Snapshot`], with the view and the legal actions given as JSON text
+/// and copied in as they are: a snapshot goes out at every subscribe, and its view needs no
+/// `Value` read and written again (the view's text is [`game_core::ViewParts::value_text`]).
+pub struct SnapshotText<'a> {
+    /// The game.
+    pub game: &'a GameId,
+    /// The catalog id of the game played.
+    pub catalog_id: &'a str,
+    /// Actions applied so far.
+    pub version: u64,
+    /// The subscriber's seat, or none for a spectator.
+    pub seat: Option<Seat>,
+    /// Seat names.
+    pub seats: &'a [String],
+    /// The view, as JSON text.
+    pub view: &'a str,
+    /// The seats the game waits for.
+    pub to_act: &'a [Seat],
+    /// The subscriber's legal actions, as a JSON array's text.
+    pub legal_actions: &'a str,
+    /// SHA-256 of the seed.
+    pub seed_commitment: &'a str,
+    /// The seed, once the game is over.
+    pub seed: Option<String>,
+    /// The result, once the game is over.
+    pub outcome: Option<&'a Outcome>,
+    /// The turn clock, when the table has one.
+    pub clock: Option<Clock>,
+}
+
+impl SnapshotText<'_> {
+    /// The message as a JSON text frame: the bytes `serde_json` writes for the
+    /// [`ServerMsg::Snapshot`] of the same fields.
+    pub fn to_text(&self) -> crate::outbox::Frame {
+        let mut out = String::with_capacity(self.view.len() + self.legal_actions.len() + 256);
+        out.push_str(r#"{"type":"snapshot","game":"#);
+        push_json(&mut out, self.game);
+        out.push_str(r#","catalog_id":"#);
+        push_json(&mut out, self.catalog_id);
+        out.push_str(r#","version":"#);
+        push_json(&mut out, &self.version);
+        out.push_str(r#","seat":"#);
+        push_json(&mut out, &self.seat);
+        out.push_str(r#","seats":"#);
+        push_json(&mut out, self.seats);
+        out.push_str(r#","view":"#);
+        out.push_str(self.view);
+        out.push_str(r#","to_act":"#);
+        push_json(&mut out, self.to_act);
+        out.push_str(r#","legal_actions":"#);
+        out.push_str(self.legal_actions);
+        out.push_str(r#","seed_commitment":"#);
+        push_json(&mut out, self.seed_commitment);
+        out.push_str(r#","seed":"#);
+        push_json(&mut out, &self.seed);
+        out.push_str(r#","outcome":"#);
+        push_json(&mut out, &self.outcome);
+        if let Some(clock) = &self.clock {
+            out.push_str(r#","clock":"#);
+            push_json(&mut out, clock);
+        }
+        out.push('}');
+        out.into()
+    }
+}
+
+/// The text of [`ServerMsg::Ack`] (sent with every accepted action), written by hand: the bytes
+/// `serde_json` writes for it.
+pub fn ack_text(req: Option<u64>, game: &GameId, version: u64) -> crate::outbox::Frame {
+    let mut out = String::with_capacity(64 + game.as_str().len());
+    out.push_str(r#"{"type":"ack","req":"#);
+    match req {
+        Some(req) => out.push_str(itoa::Buffer::new().format(req)),
+        None => out.push_str("null"),
+    }
+    out.push_str(r#","game":"#);
+    game_core::view_diff::push_json_string(&mut out, game.as_str());
+    out.push_str(r#","version":"#);
+    out.push_str(itoa::Buffer::new().format(version));
+    out.push('}');
+    out.into()
+}
+
 /// An error message.
 pub fn error_text(error: &ApiError, req: Option<u64>, game: Option<&GameId>) -> crate::outbox::Frame {
     let body = error.body();
@@ -681,6 +772,64 @@ mod tests {
                 last = Some((viewer, frame));
             }
             assert_eq!(frames.events_used, 2, "the events are written once per audience");
+        }
+    }
+
+    #[test]
+    fn a_snapshot_is_the_text_of_the_snapshot_message() {
+        let game = GameId::random();
+        let seats = ["Ana \"A\"".to_string(), "Bo".to_string()];
+        let view_text = r#"{"fate":{"a/b":[1,2]},"turn":2,"who":"é\n"}"#;
+        let view: Value = serde_json::from_str(view_text).unwrap();
+        let legal_text = r#"[{"pick":12},{"pass":true}]"#;
+        let legal = RawValue::from_string(legal_text.into()).unwrap();
+        let outcome = Outcome::from_scores(vec![3, 1], vec![]);
+        let clock = Clock { seats: vec![game_core::Seat(1)], remaining_ms: 1500 };
+        let to_act = [game_core::Seat(1)];
+        for (seat, seed, outcome, clock) in [
+            (Some(game_core::Seat(0)), None, None, None),
+            (None, Some("00ff".to_string()), Some(&outcome), Some(clock.clone())),
+            (Some(game_core::Seat(1)), None, None, Some(clock)),
+        ] {
+            let expected = ServerMsg::Snapshot {
+                game: &game,
+                catalog_id: "knights-templar",
+                version: 7,
+                seat,
+                seats: &seats,
+                view: &view,
+                to_act: &to_act,
+                legal_actions: &legal,
+                seed_commitment: "c0ffee",
+                seed: seed.clone(),
+                outcome,
+                clock: clock.clone(),
+            }
+            .to_text();
+            let written = SnapshotText {
+                game: &game,
+                catalog_id: "knights-templar",
+                version: 7,
+                seat,
+                seats: &seats,
+                view: view_text,
+                to_act: &to_act,
+                legal_actions: legal_text,
+                seed_commitment: "c0ffee",
+                seed,
+                outcome,
+                clock,
+            }
+            .to_text();
+            assert_eq!(written, expected);
+        }
+    }
+
+    #[test]
+    fn an_ack_is_the_text_of_the_ack_message() {
+        let game = GameId::random();
+        for (req, version) in [(None, 0), (Some(0), 1), (Some(7), 10), (Some(u64::MAX), u64::MAX)] {
+            assert_eq!(ack_text(req, &game, version), ServerMsg::Ack { req, game: &game, version }.to_text());
         }
     }
 

@@ -9,13 +9,12 @@ use crate::catalog::Catalog;
 use crate::clock::deadline;
 use crate::error::ApiError;
 use crate::outbox::Frame;
-use crate::protocol::{error_text, Clock, PatchFrames, ServerMsg};
+use crate::protocol::{ack_text, error_text, Clock, PatchFrames, ServerMsg, SnapshotText};
 use crate::store::writer::{AppendError, Writer};
 use crate::store::{ActionRow, Store};
 use game_core::view_diff::{diff_parts_memo_into, DiffMemo, ViewCache, ViewParts};
 use game_core::{DynEvent, DynGame, GameRng, Outcome, RandomBot, Seat, SeatNames, Seed, Viewer};
 use serde_json::value::RawValue;
-use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -239,7 +238,7 @@ impl Actor {
                 crate::metrics::action_done(&result, started.elapsed());
                 // Written only if still owed: an accepted action's ack usually went out with its patch.
                 answer.send(|| match result {
-                    Ok(version) => ServerMsg::Ack { req, game: &self.info.id, version }.to_text(),
+                    Ok(version) => ack_text(req, &self.info.id, version),
                     Err(e) => error_text(&e, req, Some(&self.info.id)),
                 });
             }
@@ -467,7 +466,7 @@ impl Actor {
             // A subscriber whose queue is full has fallen behind: it is dropped here, and its
             // socket closes; it resumes from its last version when it reconnects.
             v.subscribers.retain(|(_, out)| match answer.as_deref_mut().and_then(|a| a.take_for(out)) {
-                Some(a) => out.send_two(text.clone(), ServerMsg::Ack { req: a.req, game: &a.game, version }.to_text()),
+                Some(a) => out.send_two(text.clone(), ack_text(a.req, &a.game, version)),
                 None => out.send(text.clone()),
             });
             if outcome.is_some() {
@@ -502,15 +501,13 @@ impl Actor {
                 Some(view) => view.clone(),
                 None => self.game.view_texts(&[viewer], &mut self.view_cache).pop().unwrap_or_default(),
             };
-            // A snapshot is rare (subscribe, resync): the view goes out as a `Value`, so its keys
-            // are ordered exactly as in every patch.
-            let view: Value = serde_json::from_str(parts.join().as_str()).unwrap_or(Value::Null);
+            // The view goes out as serde_json writes it as a `Value`, so its keys are ordered
+            // exactly as in every patch; written from the parts' text, with no `Value` made.
+            let view = parts.value_text();
             let to_act = self.game.to_act();
             let outcome = self.outcome.as_ref();
-            // The engine writes valid JSON; an unreadable list would be a bug, and shows as none.
-            let legal = RawValue::from_string(self.legal_actions(viewer, &to_act).into_owned())
-                .unwrap_or_else(|_| RawValue::from_string(NO_ACTIONS.to_string()).expect("an empty array"));
-            let snapshot = ServerMsg::Snapshot {
+            let legal = self.legal_actions(viewer, &to_act);
+            let snapshot = SnapshotText {
                 game: &self.info.id,
                 catalog_id: &self.info.catalog_id,
                 version,
