@@ -999,6 +999,10 @@ fn push_uint(out: &mut String, n: u64) {
 /// else as it is. What is not plain (a float, text that is not JSON) is parsed and written.
 fn write_value(doc: Doc<'_>, start: usize, end: usize, out: &mut String) {
     let text = doc.text(start, end);
+    if matches!(text.as_bytes().first(), Some(b'{' | b'[')) && verbatim(text.as_bytes()) {
+        out.push_str(text);
+        return;
+    }
     match text.as_bytes().first() {
         Some(b'{') => {
             if let Some(mut members) = object_members(doc, start, end) {
@@ -1039,6 +1043,117 @@ fn write_value(doc: Doc<'_>, start: usize, end: usize, out: &mut String) {
         _ => {}
     }
     out.push_str(&serde_json::to_string(&parse(text)).unwrap_or_else(|_| "null".to_owned()));
+}
+
+/// Whether the compact JSON container `text` is, byte for byte, what a [`Value`] writes for
+/// it, so that [`write_value`] may copy it whole: well-formed, with no object nested in it (a
+/// `Value` orders an object's members) and, if it is an object itself, its keys in ascending
+/// order already; no escape in any string; every number a plain integer (as
+/// [`plain_scalar`] takes them). Lists of numbers and small ordered objects, of which views are
+/// mostly made, pass; anything else most often fails at once, at its first nested object.
+fn verbatim(text: &[u8]) -> bool {
+    /// What may come next.
+    #[derive(Clone, Copy)]
+    enum Next {
+        Value,
+        ValueOrClose,
+        Key,
+        KeyOrClose,
+        Colon,
+        CommaOrClose,
+    }
+    /// Reads the string whose opening quote is before `at`; `None` if it has an escape or a raw
+    /// control character (not JSON), or does not end.
+    fn string<'t>(text: &'t [u8], at: &mut usize) -> Option<&'t [u8]> {
+        let rest = text.get(*at..)?;
+        let close = rest.iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20)?;
+        if rest[close] != b'"' {
+            return None;
+        }
+        *at += close + 1;
+        Some(&rest[..close])
+    }
+    let object = text.first() == Some(&b'{');
+    // Open containers: the first is `text` itself (an object if `object`), the others arrays.
+    let mut depth = 0usize;
+    let mut last_key: Option<&[u8]> = None;
+    let mut next = Next::Value;
+    let mut at = 0;
+    while let Some(&b) = text.get(at) {
+        let in_object = object && depth == 1;
+        at += 1;
+        next = match (next, b) {
+            (Next::Value | Next::ValueOrClose, b'[') => {
+                depth += 1;
+                Next::ValueOrClose
+            }
+            (Next::Value, b'{') if depth == 0 => {
+                depth = 1;
+                Next::KeyOrClose
+            }
+            (Next::ValueOrClose | Next::CommaOrClose, b']') if depth > 0 && !in_object => {
+                depth -= 1;
+                Next::CommaOrClose
+            }
+            (Next::KeyOrClose | Next::CommaOrClose, b'}') if in_object => {
+                depth -= 1;
+                Next::CommaOrClose
+            }
+            (Next::CommaOrClose, b',') if depth > 0 => {
+                if in_object {
+                    Next::Key
+                } else {
+                    Next::Value
+                }
+            }
+            (Next::Colon, b':') => Next::Value,
+            (Next::Key | Next::KeyOrClose, b'"') => {
+                let Some(key) = string(text, &mut at) else { return false };
+                if last_key.is_some_and(|last| last >= key) {
+                    return false;
+                }
+                last_key = Some(key);
+                Next::Colon
+            }
+            (Next::Value | Next::ValueOrClose, b'"') => {
+                if string(text, &mut at).is_none() {
+                    return false;
+                }
+                Next::CommaOrClose
+            }
+            (Next::Value | Next::ValueOrClose, b'-' | b'0'..=b'9') => {
+                let first = at - 1;
+                while text.get(at).is_some_and(u8::is_ascii_digit) {
+                    at += 1;
+                }
+                let plain = match &text[first..at] {
+                    [b'-', digits @ ..] => digits.first().is_some_and(|d| *d != b'0') && integer(digits),
+                    digits => integer(digits),
+                };
+                if !plain {
+                    return false;
+                }
+                Next::CommaOrClose
+            }
+            (Next::Value | Next::ValueOrClose, b't' | b'f' | b'n') => {
+                let word: &[u8] = match b {
+                    b't' => b"true",
+                    b'f' => b"false",
+                    _ => b"null",
+                };
+                if !text[at - 1..].starts_with(word) {
+                    return false;
+                }
+                at += word.len() - 1;
+                Next::CommaOrClose
+            }
+            _ => return false,
+        };
+        if depth == 0 {
+            return at == text.len();
+        }
+    }
+    false
 }
 
 /// Appends `text` as a JSON string, escaped exactly as serde_json escapes it: `"` and `\`, the
@@ -1092,6 +1207,9 @@ fn json_escaped(value: &str) -> Cow<'_, str> {
 fn plain_scalar(doc: Doc<'_>, start: usize, end: usize) -> bool {
     let text = doc.text(start, end);
     match text.as_bytes() {
+        // Nearly every string has no escape: then one look at its bytes tells (a quote only at
+        // each end, no raw control character).
+        [b'"', inner @ .., b'"'] if !inner.iter().any(|&c| c == b'"' || c == b'\\' || c < 0x20) => true,
         [b'"', ..] => {
             doc.view.entry(start).is_some_and(|i| doc.view.ends[i].1 as usize == end)
                 && !text.contains("\\u")
@@ -1142,6 +1260,12 @@ fn diff_at(left: Doc<'_>, l0: usize, l1: usize, right: Doc<'_>, r0: usize, r1: u
 /// An object member: its unescaped key and where its value lies.
 type Member<'a> = (Cow<'a, str>, usize, usize);
 
+/// An object's members, held in place up to 16 (as many as most objects in a view have).
+type Members<'a> = smallvec::SmallVec<[Member<'a>; 16]>;
+
+/// Where an array's items lie, held in place up to 32.
+type Items = smallvec::SmallVec<[(usize, usize); 32]>;
+
 /// When both objects have the same keys in the same order (a struct's fields, nearly always),
 /// the members whose text differs (only those can give operations), in key order as
 /// json_patch visits them (structs serialise in declaration order, `Value` objects in key
@@ -1164,9 +1288,9 @@ fn changed_in_key_order(
 
 fn diff_object<'a>(
     left_doc: Doc<'_>,
-    mut left: Vec<Member<'a>>,
+    mut left: Members<'a>,
     right_doc: Doc<'_>,
-    mut right: Vec<Member<'a>>,
+    mut right: Members<'a>,
     ops: &mut Ops,
 ) {
     let at = ops.path.len();
@@ -1252,10 +1376,10 @@ fn parse(text: &str) -> Value {
 
 /// The members of the compact JSON object at `start..end` of `doc`, with unescaped keys, in text
 /// order; `None` if it is not one.
-fn object_members(doc: Doc<'_>, start: usize, end: usize) -> Option<Vec<Member<'_>>> {
+fn object_members(doc: Doc<'_>, start: usize, end: usize) -> Option<Members<'_>> {
     let text = doc.view.text.as_str();
     let bytes = text.as_bytes();
-    let mut members = Vec::with_capacity(16);
+    let mut members = Members::new();
     let mut at = start + 1;
     if bytes.get(at) == Some(&b'}') {
         return (at + 1 == end).then_some(members);
@@ -1290,9 +1414,9 @@ fn object_members(doc: Doc<'_>, start: usize, end: usize) -> Option<Vec<Member<'
 
 /// Where the items of the compact JSON array at `start..end` of `doc` lie; `None` if it is not
 /// one.
-fn array_items(doc: Doc<'_>, start: usize, end: usize) -> Option<Vec<(usize, usize)>> {
+fn array_items(doc: Doc<'_>, start: usize, end: usize) -> Option<Items> {
     let bytes = doc.view.text.as_bytes();
-    let mut items = Vec::with_capacity(32);
+    let mut items = Items::new();
     let mut at = start + 1;
     if bytes.get(at) == Some(&b']') {
         return (at + 1 == end).then_some(items);
@@ -1464,6 +1588,56 @@ mod tests {
         for text in ["", "[]", "{}", "1", "[1,{\"b\":0,\"a\":true}]", "not json"] {
             let one = ViewParts::whole(ViewText::new(text.to_owned()));
             assert_eq!(one.value_text(), serde_json::to_string(&parse(text)).unwrap(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn only_what_a_value_writes_alike_is_copied_whole() {
+        let copied = [
+            "[]",
+            "{}",
+            "[1,-2,30,[4,[]],\"x y\",true,false,null]",
+            r#"{"a":[1,2],"b":"é","c":null}"#,
+            r#"{"1":true,"10":true,"9":true}"#,
+            "[999999999999999999,-999999999999999999]",
+        ];
+        let not_copied = [
+            // Nested objects, keys out of order or repeated, escapes, floats, large or
+            // zero-led numbers, whitespace, and text that is not JSON.
+            "[{}]",
+            r#"{"a":{}}"#,
+            r#"{"b":1,"a":2}"#,
+            r#"{"a":1,"a":2}"#,
+            r#"["a\n"]"#,
+            r#"{"a\"b":1}"#,
+            "[1.0]",
+            "[1e3]",
+            "[-0]",
+            "[01]",
+            "[1000000000000000000]",
+            "[1, 2]",
+            "[1,,2]",
+            "[1,]",
+            "[,1]",
+            "[tru]",
+            "[nul]",
+            "{\"a\"}",
+            r#"{"a":1,}"#,
+            "[1]]",
+            "[[1]",
+            "{]",
+            "[\"\u{1}\"]",
+        ];
+        for text in copied {
+            assert!(verbatim(text.as_bytes()), "{text}");
+        }
+        for text in not_copied {
+            assert!(!verbatim(text.as_bytes()), "{text}");
+        }
+        // (What is not JSON at all no engine writes: only JSON is compared.)
+        for text in copied.iter().chain(&not_copied).filter(|t| serde_json::from_str::<Value>(t).is_ok()) {
+            let one = ViewParts::whole(ViewText::new((*text).to_owned()));
+            assert_eq!(one.value_text(), serde_json::to_string(&parse(text)).unwrap(), "{text}");
         }
     }
 
