@@ -74,6 +74,16 @@ fn lobby_update(lobby: &Lobby) -> LobbyUpdate {
     LobbyUpdate { lobby: Arc::new(lobby.clone()), text }
 }
 
+/// Sends the lobby's new state to its followers, if it has any: with none, the message is not
+/// written (most lobbies are joined over HTTP, and nobody follows them). Called with the lobby
+/// locked, as [`Lobbies::follow`] subscribes: a follower either gets this update or reads the
+/// state it carries.
+fn tell_followers(entry: &LobbyEntry, lobby: &Lobby) {
+    if entry.updates.receiver_count() > 0 {
+        let _ = entry.updates.send(lobby_update(lobby));
+    }
+}
+
 impl Lobbies {
     /// An empty registry.
     pub fn new(store: Store, catalog: Arc<Catalog>, tables: Arc<Tables>) -> Lobbies {
@@ -179,7 +189,7 @@ impl Lobbies {
                 return Err(ApiError::Unavailable);
             }
             *current = next;
-            let _ = entry.updates.send(lobby_update(&current));
+            tell_followers(&entry, &current);
             if let Some(cluster) = cluster {
                 cluster.publish(Notice::Lobby { lobby: Box::new(current.clone()) }).await;
             }
@@ -197,7 +207,7 @@ impl Lobbies {
         })?;
         if stored != *current {
             *current = stored;
-            let _ = entry.updates.send(lobby_update(current));
+            tell_followers(entry, current);
         }
         Ok(record.state)
     }
@@ -209,7 +219,7 @@ impl Lobbies {
         let mut current = entry.lobby.lock().await;
         if *current != lobby {
             *current = lobby;
-            let _ = entry.updates.send(lobby_update(&current));
+            tell_followers(&entry, &current);
         }
     }
 
@@ -280,7 +290,7 @@ impl Lobbies {
         self.tables.start(&record, Rebuilt { game, version: 0 });
         *current = next;
         tracing::info!(lobby = %id, game = %game_id, players = seated.len(), "game started");
-        let _ = entry.updates.send(lobby_update(&current));
+        tell_followers(&entry, &current);
         if let Some(cluster) = &cluster {
             cluster.publish(Notice::Lobby { lobby: Box::new(current.clone()) }).await;
         }
