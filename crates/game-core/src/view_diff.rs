@@ -984,7 +984,7 @@ pub fn push_int(out: &mut String, n: i64) {
 /// Writes `n` in decimal: a digit by itself, anything longer with `itoa` (what serde_json
 /// writes integers with), with no UTF-8 check of its digits. `write!` through `fmt` costs several
 /// times as much, and a patch of a long array writes many indexes.
-fn push_uint(out: &mut String, n: u64) {
+pub fn push_uint(out: &mut String, n: u64) {
     if n < 10 {
         // Below 10: the cast cannot truncate.
         #[allow(clippy::cast_possible_truncation)]
@@ -1049,7 +1049,7 @@ fn write_value(doc: Doc<'_>, start: usize, end: usize, out: &mut String) {
 /// it, so that [`write_value`] may copy it whole: well-formed, with no object nested in it (a
 /// `Value` orders an object's members) and, if it is an object itself, its keys in ascending
 /// order already; no escape in any string; every number a plain integer (as
-/// [`plain_scalar`] takes them). Lists of numbers and small ordered objects, of which views are
+/// [`plain_integer`] takes them). Lists of numbers and small ordered objects, of which views are
 /// mostly made, pass; anything else most often fails at once, at its first nested object.
 fn verbatim(text: &[u8]) -> bool {
     /// What may come next.
@@ -1066,7 +1066,7 @@ fn verbatim(text: &[u8]) -> bool {
     /// control character (not JSON), or does not end.
     fn string<'t>(text: &'t [u8], at: &mut usize) -> Option<&'t [u8]> {
         let rest = text.get(*at..)?;
-        let close = rest.iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20)?;
+        let close = rest.iter().copied().position(escaped_in_json)?;
         if rest[close] != b'"' {
             return None;
         }
@@ -1126,11 +1126,7 @@ fn verbatim(text: &[u8]) -> bool {
                 while text.get(at).is_some_and(u8::is_ascii_digit) {
                     at += 1;
                 }
-                let plain = match &text[first..at] {
-                    [b'-', digits @ ..] => digits.first().is_some_and(|d| *d != b'0') && integer(digits),
-                    digits => integer(digits),
-                };
-                if !plain {
+                if !plain_integer(&text[first..at]) {
                     return false;
                 }
                 Next::CommaOrClose
@@ -1191,9 +1187,15 @@ pub fn push_json_string(out: &mut String, text: &str) {
     out.push('"');
 }
 
+/// Whether serde_json escapes the byte `b` in a string ([`push_json_string`]): a quote, a
+/// backslash, a control character.
+fn escaped_in_json(b: u8) -> bool {
+    b == b'"' || b == b'\\' || b < 0x20
+}
+
 /// What serde_json writes between the quotes of the string `value`.
 fn json_escaped(value: &str) -> Cow<'_, str> {
-    if !value.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+    if !value.bytes().any(escaped_in_json) {
         return Cow::Borrowed(value);
     }
     let mut quoted = String::with_capacity(value.len() + 8);
@@ -1209,7 +1211,7 @@ fn plain_scalar(doc: Doc<'_>, start: usize, end: usize) -> bool {
     match text.as_bytes() {
         // Nearly every string has no escape: then one look at its bytes tells (a quote only at
         // each end, no raw control character).
-        [b'"', inner @ .., b'"'] if !inner.iter().any(|&c| c == b'"' || c == b'\\' || c < 0x20) => true,
+        [b'"', inner @ .., b'"'] if !inner.iter().copied().any(escaped_in_json) => true,
         [b'"', ..] => {
             doc.view.entry(start).is_some_and(|i| doc.view.ends[i].1 as usize == end)
                 && !text.contains("\\u")
@@ -1218,7 +1220,14 @@ fn plain_scalar(doc: Doc<'_>, start: usize, end: usize) -> bool {
                 && !text.contains("\\f")
         }
         b"true" | b"false" | b"null" => true,
-        // No `-0` (a float), no leading zero, and short enough for an i64.
+        token => plain_integer(token),
+    }
+}
+
+/// Whether `token` is an integer a `Value` writes back byte for byte: no `-0` (a float), no
+/// leading zero, and short enough for an i64.
+fn plain_integer(token: &[u8]) -> bool {
+    match token {
         [b'-', digits @ ..] => digits.first().is_some_and(|d| *d != b'0') && integer(digits),
         digits => integer(digits),
     }

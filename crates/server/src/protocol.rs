@@ -5,6 +5,7 @@
 use crate::error::ApiError;
 use crate::ids::{GameId, LobbyId};
 use crate::store::Account;
+use game_core::view_diff::{push_json_string, push_uint};
 use game_core::{Audience, DynEvent, Outcome, Seat, Viewer};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -244,7 +245,7 @@ impl<'a> EventRef<'a> {
             out.push_str(r#"{"data":"#);
             out.push_str(e.data.get());
             out.push_str(r#","text":"#);
-            game_core::view_diff::push_json_string(out, e.text);
+            push_json_string(out, e.text);
             out.push_str(if e.private { r#","private":true}"# } else { r#","private":false}"# });
         }
         out.push(']');
@@ -451,37 +452,30 @@ impl PatchFrames {
         by_clock: bool,
         clock: Option<&Clock>,
     ) {
-        fn json<T: Serialize + ?Sized>(out: &mut String, scratch: &mut Vec<u8>, value: &T) {
-            scratch.clear();
-            // Plain data: serialisation cannot fail, and serde_json writes UTF-8.
-            if serde_json::to_writer(&mut *scratch, value).is_ok() {
-                out.push_str(std::str::from_utf8(scratch).unwrap_or_default());
-            }
-        }
         let (head, middle, tail, scratch) = (&mut self.head, &mut self.middle, &mut self.tail, &mut self.scratch);
         head.clear();
         head.push_str(r#"{"type":"patch","game":"#);
-        json(head, scratch, game);
+        push_json(head, scratch, game);
         head.push_str(r#","version":"#);
-        json(head, scratch, &version);
+        push_json(head, scratch, &version);
         head.push_str(r#","seat":"#);
-        json(head, scratch, &seat);
+        push_json(head, scratch, &seat);
         head.push_str(r#","patch":"#);
         middle.clear();
         middle.push_str(r#","to_act":"#);
-        json(middle, scratch, to_act);
+        push_json(middle, scratch, to_act);
         middle.push_str(r#","legal_actions":"#);
         tail.clear();
         tail.push_str(r#","seed":"#);
-        json(tail, scratch, &seed);
+        push_json(tail, scratch, &seed);
         tail.push_str(r#","outcome":"#);
-        json(tail, scratch, &outcome);
+        push_json(tail, scratch, &outcome);
         if by_clock {
             tail.push_str(r#","by_clock":true"#);
         }
         if let Some(clock) = clock {
             tail.push_str(r#","clock":"#);
-            json(tail, scratch, clock);
+            push_json(tail, scratch, clock);
         }
         tail.push('}');
         self.events_used = 0;
@@ -547,12 +541,13 @@ impl PatchFrames {
     }
 }
 
-/// Appends `value` as compact JSON.
-fn push_json<T: Serialize + ?Sized>(out: &mut String, value: &T) {
+/// Appends `value` as compact JSON, serialised first into `scratch` (a buffer the caller keeps).
+fn push_json<T: Serialize + ?Sized>(out: &mut String, scratch: &mut Vec<u8>, value: &T) {
+    scratch.clear();
     // Plain data: serialisation cannot fail, and serde_json writes UTF-8.
-    let mut bytes = std::mem::take(out).into_bytes();
-    let _ = serde_json::to_writer(&mut bytes, value);
-    *out = String::from_utf8(bytes).unwrap_or_default();
+    if serde_json::to_writer(&mut *scratch, value).is_ok() {
+        out.push_str(std::str::from_utf8(scratch).unwrap_or_default());
+    }
 }
 
 /// The text of [`ServerMsg::Snapshot`], with the view and the legal actions given as JSON text
@@ -590,31 +585,32 @@ impl SnapshotText<'_> {
     /// [`ServerMsg::Snapshot`] of the same fields.
     pub fn to_text(&self) -> crate::outbox::Frame {
         let mut out = String::with_capacity(self.view.len() + self.legal_actions.len() + 256);
+        let mut scratch = Vec::with_capacity(128);
         out.push_str(r#"{"type":"snapshot","game":"#);
-        push_json(&mut out, self.game);
+        push_json(&mut out, &mut scratch, self.game);
         out.push_str(r#","catalog_id":"#);
-        push_json(&mut out, self.catalog_id);
+        push_json(&mut out, &mut scratch, self.catalog_id);
         out.push_str(r#","version":"#);
-        push_json(&mut out, &self.version);
+        push_json(&mut out, &mut scratch, &self.version);
         out.push_str(r#","seat":"#);
-        push_json(&mut out, &self.seat);
+        push_json(&mut out, &mut scratch, &self.seat);
         out.push_str(r#","seats":"#);
-        push_json(&mut out, self.seats);
+        push_json(&mut out, &mut scratch, self.seats);
         out.push_str(r#","view":"#);
         out.push_str(self.view);
         out.push_str(r#","to_act":"#);
-        push_json(&mut out, self.to_act);
+        push_json(&mut out, &mut scratch, self.to_act);
         out.push_str(r#","legal_actions":"#);
         out.push_str(self.legal_actions);
         out.push_str(r#","seed_commitment":"#);
-        push_json(&mut out, self.seed_commitment);
+        push_json(&mut out, &mut scratch, self.seed_commitment);
         out.push_str(r#","seed":"#);
-        push_json(&mut out, &self.seed);
+        push_json(&mut out, &mut scratch, &self.seed);
         out.push_str(r#","outcome":"#);
-        push_json(&mut out, &self.outcome);
+        push_json(&mut out, &mut scratch, &self.outcome);
         if let Some(clock) = &self.clock {
             out.push_str(r#","clock":"#);
-            push_json(&mut out, clock);
+            push_json(&mut out, &mut scratch, clock);
         }
         out.push('}');
         out.into()
@@ -627,13 +623,13 @@ pub fn ack_text(req: Option<u64>, game: &GameId, version: u64) -> crate::outbox:
     let mut out = String::with_capacity(64 + game.as_str().len());
     out.push_str(r#"{"type":"ack","req":"#);
     match req {
-        Some(req) => out.push_str(itoa::Buffer::new().format(req)),
+        Some(req) => push_uint(&mut out, req),
         None => out.push_str("null"),
     }
     out.push_str(r#","game":"#);
-    game_core::view_diff::push_json_string(&mut out, game.as_str());
+    push_json_string(&mut out, game.as_str());
     out.push_str(r#","version":"#);
-    out.push_str(itoa::Buffer::new().format(version));
+    push_uint(&mut out, version);
     out.push('}');
     out.into()
 }
