@@ -1066,7 +1066,7 @@ fn verbatim(text: &[u8]) -> bool {
     /// control character (not JSON), or does not end.
     fn string<'t>(text: &'t [u8], at: &mut usize) -> Option<&'t [u8]> {
         let rest = text.get(*at..)?;
-        let close = rest.iter().copied().position(escaped_in_json)?;
+        let close = next_escaped(rest, 0)?;
         if rest[close] != b'"' {
             return None;
         }
@@ -1159,8 +1159,12 @@ fn verbatim(text: &[u8]) -> bool {
 pub fn push_json_string(out: &mut String, text: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push('"');
+    let bytes = text.as_bytes();
     let mut plain = 0;
-    for (i, b) in text.bytes().enumerate() {
+    while let Some(at) = next_escaped(bytes, plain) {
+        // Every escaped byte is ASCII: the runs between them are whole characters.
+        out.push_str(text.get(plain..at).unwrap_or_default());
+        let b = bytes[at];
         let short = match b {
             b'"' => r#"\""#,
             b'\\' => r"\\",
@@ -1169,11 +1173,8 @@ pub fn push_json_string(out: &mut String, text: &str) {
             b'\n' => r"\n",
             0x0c => r"\f",
             b'\r' => r"\r",
-            0..=0x1f => "",
-            _ => continue,
+            _ => "",
         };
-        // Every escaped byte is ASCII: the runs between them are whole characters.
-        out.push_str(text.get(plain..i).unwrap_or_default());
         if short.is_empty() {
             out.push_str(r"\u00");
             out.push(char::from(HEX[usize::from(b >> 4)]));
@@ -1181,10 +1182,33 @@ pub fn push_json_string(out: &mut String, text: &str) {
         } else {
             out.push_str(short);
         }
-        plain = i + 1;
+        plain = at + 1;
     }
     out.push_str(text.get(plain..).unwrap_or_default());
     out.push('"');
+}
+
+/// The index of the first byte at or after `from` that JSON escapes ([`escaped_in_json`]).
+/// Eight bytes are looked at in one step: most text (ids, sentences) has nothing to escape, and
+/// a byte at a time costs several instructions a byte.
+fn next_escaped(bytes: &[u8], from: usize) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    // Whether any byte of `x` is zero (exact for the word as a whole, not for each byte).
+    let any_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH != 0;
+    let mut at = from;
+    while let Some(chunk) = bytes.get(at..at + 8) {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_ne_bytes(word);
+        // A byte below 0x20 (the same test as a zero byte, against 0x20), a quote, a backslash.
+        let control = x.wrapping_sub(ONES * 0x20) & !x & HIGH != 0;
+        if control || any_zero(x ^ (ONES * u64::from(b'"'))) || any_zero(x ^ (ONES * u64::from(b'\\'))) {
+            break;
+        }
+        at += 8;
+    }
+    bytes.get(at..)?.iter().position(|&b| escaped_in_json(b)).map(|i| at + i)
 }
 
 /// Whether serde_json escapes the byte `b` in a string ([`push_json_string`]): a quote, a
@@ -1195,7 +1219,7 @@ fn escaped_in_json(b: u8) -> bool {
 
 /// What serde_json writes between the quotes of the string `value`.
 fn json_escaped(value: &str) -> Cow<'_, str> {
-    if !value.bytes().any(escaped_in_json) {
+    if next_escaped(value.as_bytes(), 0).is_none() {
         return Cow::Borrowed(value);
     }
     let mut quoted = String::with_capacity(value.len() + 8);
@@ -1211,7 +1235,7 @@ fn plain_scalar(doc: Doc<'_>, start: usize, end: usize) -> bool {
     match text.as_bytes() {
         // Nearly every string has no escape: then one look at its bytes tells (a quote only at
         // each end, no raw control character).
-        [b'"', inner @ .., b'"'] if !inner.iter().copied().any(escaped_in_json) => true,
+        [b'"', inner @ .., b'"'] if next_escaped(inner, 0).is_none() => true,
         [b'"', ..] => {
             doc.view.entry(start).is_some_and(|i| doc.view.ends[i].1 as usize == end)
                 && !text.contains("\\u")
@@ -1574,6 +1598,19 @@ mod tests {
         let mut texts: Vec<String> = (0u8..0x80).map(|b| char::from(b).to_string()).collect();
         texts.extend((0u8..0x80).map(|b| format!("é{}ab\u{2014}{}🜲", char::from(b), char::from(b))));
         texts.extend(["", "plain words", "\"quoted\" and \\ back\\slashed", "\u{7f}\u{80}\u{ffff}"].map(String::from));
+        // Runs of plain text (eight bytes are looked at in one step) of every length up to three
+        // steps, with each escaped character at each place in them, and a character of two bytes
+        // across the steps' edges.
+        for len in 0..24 {
+            let plain: String = "abcdefghijklmnopqrstuvwxyz".chars().take(len).collect();
+            texts.push(plain.clone());
+            texts.push(format!("{plain}é{plain}"));
+            for at in 0..=len {
+                for escaped in ['"', '\\', '\n', '\u{0}', '\u{1f}', '\u{7f}', ' ', '\u{a0}'] {
+                    texts.push(format!("{}{escaped}{}", &plain[..at], &plain[at..]));
+                }
+            }
+        }
         for text in &texts {
             let mut written = String::new();
             push_json_string(&mut written, text);
