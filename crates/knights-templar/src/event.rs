@@ -157,6 +157,16 @@ pub enum Event {
     },
 }
 
+/// `pieces` joined: a sentence of names and fixed words. Events are described at every action,
+/// and this costs a fraction of what `format!` does for the same text.
+fn sentence<const N: usize>(pieces: [&str; N]) -> String {
+    let mut text = String::with_capacity(pieces.iter().map(|p| p.len()).sum());
+    for piece in pieces {
+        text.push_str(piece);
+    }
+    text
+}
+
 fn list(cards: &[Card]) -> String {
     cards.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ")
 }
@@ -172,31 +182,35 @@ impl GameEvent for Event {
                     .collect();
                 format!("Grand Master draw {iteration}: {}", parts.join("; "))
             }
-            Event::FirstGrandMaster { seat } => format!("{} is the first Grand Master", n(seat)),
+            Event::FirstGrandMaster { seat } => sentence([&n(seat), " is the first Grand Master"]),
             Event::TurnStarted { turn, fate } => format!("Turn {turn}: the Fate cards are {}", list(fate)),
             Event::Picked { seat, card, automatic } => {
-                format!("{} took {}{}", n(seat), card, if *automatic { " (the last Fate card)" } else { "" })
+                sentence([&n(seat), " took ", card.name(), if *automatic { " (the last Fate card)" } else { "" }])
             }
             Event::Nominated { gm, seat, automatic } => {
                 if *automatic {
-                    format!("{} picks next (the only one left)", n(seat))
+                    sentence([&n(seat), " picks next (the only one left)"])
                 } else {
-                    format!("{} chose {} to pick next", n(gm), n(seat))
+                    sentence([&n(gm), " chose ", &n(seat), " to pick next"])
                 }
             }
             Event::Placed { seat, card } => format!("{} put {} ({:?}) in play", n(seat), card, card.kind()),
             Event::Destroyed { seat, enemy, owner, card } => {
-                format!("{} played {enemy} and discarded {}'s {card}", n(seat), n(owner))
+                sentence([&n(seat), " played ", enemy.name(), " and discarded ", &n(owner), "'s ", card.name()])
             }
             Event::Stole { seat, battle, from, card } => {
-                format!("{} won {battle} and took {card} from {}", n(seat), n(from))
+                sentence([&n(seat), " won ", battle.name(), " and took ", card.name(), " from ", &n(from)])
             }
-            Event::NoTarget { seat, card } => format!("{}'s {card} found no card to target", n(seat)),
+            Event::NoTarget { seat, card } => sentence([&n(seat), "'s ", card.name(), " found no card to target"]),
             Event::AllyDrew { seat, ally, count } => format!("{} played {ally} and drew {count} card(s)", n(seat)),
             Event::AllyCards { seat, cards } => format!("{} drew {} for the Ally", n(seat), list(cards)),
-            Event::AllyKept { seat, card } => format!("{} played {card} and discarded the other face down", n(seat)),
-            Event::AllyDiscarded { seat, card } => format!("{} discarded {card} face down", n(seat)),
-            Event::AllySingle { seat, card } => format!("{} drew the last card, {card}, and played it", n(seat)),
+            Event::AllyKept { seat, card } => {
+                sentence([&n(seat), " played ", card.name(), " and discarded the other face down"])
+            }
+            Event::AllyDiscarded { seat, card } => sentence([&n(seat), " discarded ", card.name(), " face down"]),
+            Event::AllySingle { seat, card } => {
+                sentence([&n(seat), " drew the last card, ", card.name(), ", and played it"])
+            }
             Event::PowerDrawers { seats, power } => {
                 if seats.is_empty() {
                     "Nobody has Power cards: no Power draw".to_string()
@@ -205,16 +219,12 @@ impl GameEvent for Event {
                     format!("Most Power ({power}): {} draw", who.join(", "))
                 }
             }
-            Event::PowerDraw { seat, card } => format!("{} drew {card} for Power", n(seat)),
-            Event::PowerDrawEmpty { seat } => format!("The deck is empty: {} draws nothing", n(seat)),
+            Event::PowerDraw { seat, card } => sentence([&n(seat), " drew ", card.name(), " for Power"]),
+            Event::PowerDrawEmpty { seat } => sentence(["The deck is empty: ", &n(seat), " draws nothing"]),
             Event::GrandMaster { seat, changed } => {
-                if *changed {
-                    format!("{} becomes Grand Master", n(seat))
-                } else {
-                    format!("{} remains Grand Master", n(seat))
-                }
+                sentence([&n(seat), if *changed { " becomes Grand Master" } else { " remains Grand Master" }])
             }
-            Event::CountyPoint { seat: Some(s) } => format!("{} has the most Counties: +1 VP", n(s)),
+            Event::CountyPoint { seat: Some(s) } => sentence([&n(s), " has the most Counties: +1 VP"]),
             Event::CountyPoint { seat: None } => "No sole County leader: no VP".to_string(),
             Event::GameEnded { reason: EndReason::FiveDownfall } => {
                 "A player has 5 Downfall cards: the game ends".to_string()
@@ -222,4 +232,83 @@ impl GameEvent for Event {
             Event::GameEnded { reason: EndReason::DeckEmpty } => "The deck is empty: the game ends".to_string(),
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kind of event, with the sentence it reads as.
+    #[test]
+    fn every_event_reads_as_its_sentence() {
+        let names = SeatNames(vec!["Ana".into(), "Bo \"the Bold\"".into(), "Céline".into()]);
+        let (a, b, c) = (Seat(0), Seat(1), Seat(2));
+        let hand = |seat, cards: &[u8], missions| SetupHand {
+            seat,
+            cards: cards.iter().map(|&i| Card(i)).collect(),
+            missions,
+        };
+        let events = [
+            Event::SetupDraw { iteration: 2, hands: vec![hand(a, &[1, 2], 1), hand(b, &[33], 0)] },
+            Event::FirstGrandMaster { seat: b },
+            Event::TurnStarted { turn: 4, fate: vec![Card(3), Card(95)] },
+            Event::Picked { seat: a, card: Card(33), automatic: false },
+            Event::Picked { seat: c, card: Card(95), automatic: true },
+            Event::Nominated { gm: a, seat: b, automatic: false },
+            Event::Nominated { gm: a, seat: c, automatic: true },
+            Event::Placed { seat: b, card: Card(1) },
+            Event::Destroyed { seat: a, enemy: Card(90), owner: c, card: Card(2) },
+            Event::Stole { seat: c, battle: Card(80), from: b, card: Card(33) },
+            Event::NoTarget { seat: b, card: Card(90) },
+            Event::AllyDrew { seat: a, ally: Card(20), count: 2 },
+            Event::AllyCards { seat: a, cards: [Card(1), Card(2)] },
+            Event::AllyKept { seat: a, card: Card(1) },
+            Event::AllyDiscarded { seat: a, card: Card(2) },
+            Event::AllySingle { seat: c, card: Card(33) },
+            Event::PowerDrawers { seats: vec![], power: 0 },
+            Event::PowerDrawers { seats: vec![a, c], power: 3 },
+            Event::PowerDraw { seat: c, card: Card(60) },
+            Event::PowerDrawEmpty { seat: b },
+            Event::GrandMaster { seat: a, changed: true },
+            Event::GrandMaster { seat: a, changed: false },
+            Event::CountyPoint { seat: Some(b) },
+            Event::CountyPoint { seat: None },
+            Event::GameEnded { reason: EndReason::FiveDownfall },
+            Event::GameEnded { reason: EndReason::DeckEmpty },
+            // A seat the names do not cover.
+            Event::Picked { seat: Seat(7), card: Card(1), automatic: false },
+        ];
+        let sentences: Vec<String> = events.iter().map(|e| e.describe(&names)).collect();
+        assert_eq!(sentences, EXPECTED);
+    }
+
+    const EXPECTED: [&str; 27] = [
+        "Grand Master draw 2: Ana drew Myth, Legend (1 Missions); Bo \"the Bold\" drew Turnin Shroud (0 Missions)",
+        "Bo \"the Bold\" is the first Grand Master",
+        "Turn 4: the Fate cards are Mysteries, Blasphemy",
+        "Ana took Turnin Shroud",
+        "Céline took Blasphemy (the last Fate card)",
+        "Ana chose Bo \"the Bold\" to pick next",
+        "Céline picks next (the only one left)",
+        "Bo \"the Bold\" put Myth (Legacy) in play",
+        "Ana played Bloody Repression and discarded Céline's Legend",
+        "Céline won Saladin and took Turnin Shroud from Bo \"the Bold\"",
+        "Bo \"the Bold\"'s Bloody Repression found no card to target",
+        "Ana played Benefactor and drew 2 card(s)",
+        "Ana drew Myth, Legend for the Ally",
+        "Ana played Myth and discarded the other face down",
+        "Ana discarded Legend face down",
+        "Céline drew the last card, Turnin Shroud, and played it",
+        "Nobody has Power cards: no Power draw",
+        "Most Power (3): Ana, Céline draw",
+        "Céline drew Great Wealth for Power",
+        "The deck is empty: Bo \"the Bold\" draws nothing",
+        "Ana becomes Grand Master",
+        "Ana remains Grand Master",
+        "Bo \"the Bold\" has the most Counties: +1 VP",
+        "No sole County leader: no VP",
+        "A player has 5 Downfall cards: the game ends",
+        "The deck is empty: the game ends",
+        "P7 took Myth",
+    ];
 }
