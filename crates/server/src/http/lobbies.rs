@@ -7,12 +7,13 @@ use crate::clock::TurnLimit;
 use crate::error::ApiError;
 use crate::ids::{AccountId, GameId, LobbyId};
 use crate::lobby::registry::NewLobby;
-use crate::lobby::Lobby;
+use crate::lobby::{Lobby, LobbyView};
 use crate::state::AppState;
 use axum::extract::State;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 pub(super) fn routes() -> Router<AppState> {
@@ -29,8 +30,18 @@ pub(super) fn routes() -> Router<AppState> {
         .route("/api/lobbies/{id}/start", post(start))
 }
 
-fn view(lobby: &Lobby, for_members: bool) -> Json<Value> {
-    Json(json!({ "lobby": lobby.view(for_members) }))
+/// `{"lobby": …}`, written straight from the lobby's view (no `Value` built for it: every lobby
+/// change answers with one, and a game's set-up is five of them).
+fn view(lobby: &Lobby, for_members: bool) -> Response {
+    Json(LobbyAnswer { lobby: lobby.view(for_members), game: None }).into_response()
+}
+
+/// The answer to a lobby change: the lobby, and the game it started.
+#[derive(Serialize)]
+struct LobbyAnswer<'a> {
+    lobby: LobbyView<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game: Option<GameId>,
 }
 
 #[derive(Deserialize)]
@@ -51,7 +62,7 @@ async fn create(
     State(state): State<AppState>,
     Auth(account): Auth,
     Body(body): Body<CreateBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let turn_seconds = body.turn_seconds.as_ref().map(TurnLimit::from_json).transpose()?;
     state.limits.new_lobby(&account.id)?;
     let new = NewLobby { game: body.game, options: body.options, public: body.public, turn_seconds, rated: body.rated };
@@ -79,7 +90,7 @@ async fn show(
     MaybeAuth(account): MaybeAuth,
     Path(id): Path<LobbyId>,
     Query(q): Query<CodeQuery>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let lobby = state.lobbies.get(&id).await?;
     let account = account.map(|a| a.id);
     if !lobby.may_see(account.as_ref(), q.code.as_deref()) {
@@ -104,7 +115,7 @@ async fn join(
     Auth(account): Auth,
     Path(id): Path<LobbyId>,
     RawBody(body): RawBody,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     // The body is optional: public lobbies need no code.
     let body: JoinBody = if body.iter().all(u8::is_ascii_whitespace) {
         JoinBody::default()
@@ -127,7 +138,7 @@ async fn leave(
     State(state): State<AppState>,
     Auth(account): Auth,
     Path(id): Path<LobbyId>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let lobby = state.lobbies.change(&id, |l| l.leave(&account.id)).await?;
     Ok(view(&lobby, false))
 }
@@ -143,7 +154,7 @@ async fn take_seat(
     Auth(account): Auth,
     Path(id): Path<LobbyId>,
     Body(body): Body<SeatBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let lobby = state.lobbies.change(&id, |l| l.take_seat(&account, body.seat)).await?;
     Ok(view(&lobby, true))
 }
@@ -152,7 +163,7 @@ async fn leave_seat(
     State(state): State<AppState>,
     Auth(account): Auth,
     Path(id): Path<LobbyId>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let lobby = state.lobbies.change(&id, |l| l.leave_seat(&account.id)).await?;
     Ok(view(&lobby, true))
 }
@@ -162,7 +173,7 @@ async fn add_bot(
     Auth(account): Auth,
     Path(id): Path<LobbyId>,
     Body(body): Body<SeatBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let lobby = state.lobbies.add_bot(&id, &account, body.seat).await?;
     Ok(view(&lobby, true))
 }
@@ -178,7 +189,7 @@ async fn kick(
     Auth(account): Auth,
     Path(id): Path<LobbyId>,
     Body(body): Body<KickBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let lobby = state.lobbies.kick(&id, &account.id, &body.account).await?;
     Ok(view(&lobby, true))
 }
@@ -206,7 +217,7 @@ async fn configure(
     Auth(account): Auth,
     Path(id): Path<LobbyId>,
     Body(body): Body<OptionsBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let current = state.lobbies.get(&id).await?;
     if current.host != account.id {
         return Err(ApiError::NotHost);
@@ -240,7 +251,7 @@ async fn start(
     State(state): State<AppState>,
     Auth(account): Auth,
     Path(id): Path<LobbyId>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let (lobby, game): (Lobby, GameId) = state.lobbies.start(&id, &account).await?;
-    Ok(Json(json!({ "lobby": lobby.view(true), "game": game })))
+    Ok(Json(LobbyAnswer { lobby: lobby.view(true), game: Some(game) }).into_response())
 }
