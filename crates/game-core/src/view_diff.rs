@@ -493,8 +493,8 @@ impl ViewParts {
     }
 
     /// The view's whole text as `serde_json` writes it as a [`Value`] (every object's members
-    /// in key order, as in every patch), written from the parts' text and index: the view a
-    /// snapshot sends, with no `Value` parsed and written again.
+    /// in key order, as in every patch's values), written from the parts' text and index, with
+    /// no `Value` parsed and written again.
     #[must_use]
     pub fn value_text(&self) -> String {
         let joined = self.join_parts();
@@ -1472,8 +1472,8 @@ fn array_items(doc: Doc<'_>, start: usize, end: usize) -> Option<Items> {
 /// new view text is exactly `json_patch::diff` of the two views as values, and that applying it
 /// to the previous view gives the new one; that the parts of `view_texts` join to `view_text`;
 /// and that the shared diffs a table sends ([`diff_parts_memo`] from the parts kept at the
-/// previous step, [`diff_texts_memo`] of whole texts) are that same patch; that a snapshot's text
-/// ([`ViewParts::value_text`]) is the view's as a `Value`; and that the state
+/// previous step, [`diff_texts_memo`] of whole texts) are that same patch; that the view's text
+/// in key order ([`ViewParts::value_text`]) is the view's as a `Value`; and that the state
 /// hash written with the engine's memo, carried from step to step, is the plain one; and that each
 /// waited-for seat's legal actions as text ([`crate::DynGame::legal_actions_json`]) read as its legal
 /// actions. Returns the number of patches checked.
@@ -1531,7 +1531,7 @@ pub fn check_view_patches(descriptor: &dyn GameDescriptor, players: usize, optio
                 assert_eq!(
                     Some(parts.value_text()),
                     serde_json::to_string(&parse(joined.as_str())).ok(),
-                    "{id} seed {seed} step {step} {viewer:?}: a snapshot's view text is not the view's as a Value"
+                    "{id} seed {seed} step {step} {viewer:?}: the view's text in key order is not the view's as a Value"
                 );
                 let new_text = game.view_json(*viewer);
                 let shared = diff_parts_memo(old_parts, &parts, &mut memo);

@@ -610,7 +610,7 @@ fn push_json<T: Serialize + ?Sized>(out: &mut String, scratch: &mut Vec<u8>, val
 
 /// The text of [`ServerMsg::Snapshot`], with the view and the legal actions given as JSON text
 /// and copied in as they are: a snapshot goes out at every subscribe, and its view needs no
-/// `Value` read and written again (the view's text is [`game_core::ViewParts::value_text`]).
+/// `Value` read and written again (the view's text is its parts joined, [`game_core::ViewParts::join`]).
 pub struct SnapshotText<'a> {
     /// The game.
     pub game: &'a GameId,

@@ -58,6 +58,14 @@ export function logLine(prefix, key, e, c, spec, extra) {
   return t(template, { ...p, ...(extra || {}) });
 }
 
+/**
+ * An object's members sorted by key: for views whose members are shown in a row, since the
+ * server sends them in the engine's order in a snapshot and in key order in a patch's value.
+ */
+export function sortedEntries(obj) {
+  return Object.entries(obj).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
 /** The type of an action JSON value: its `type` tag, the string itself, or its one key (externally tagged). */
 export function actionType(action) {
   if (typeof action === 'string') return action;

@@ -3,7 +3,7 @@
 
 import { h, s, seatDot, titleCase, listText } from '../dom.js';
 import { svgPanel, boardPanels, label, coin, pawn, seatMark, textWidth } from './svg.js';
-import { logLine } from './common.js';
+import { logLine, sortedEntries } from './common.js';
 import { t, formatNumber } from '../i18n.js';
 
 const POS = {
@@ -233,7 +233,9 @@ export default {
     side.push(label(px + 4, y, t('rl.prices'), { 'font-size': 12, 'font-weight': 'bold' }));
     // Every price is a purchase of the rules texts but the third Crusade card's, which is a field.
     const priceName = (k) => named(k === 'third_card' ? 'field' : 'purchase', k, titleCase(k));
-    Object.entries(view.costs || {}).forEach(([k, v], i) => {
+    // In key order: a snapshot lists the members as the engine declares them, a patch's value in
+    // key order, and the prices should not move about between the two.
+    sortedEntries(view.costs || {}).forEach(([k, v], i) => {
       side.push(coin(px + 14 + (i % 2) * 135, y + 22 + Math.floor(i / 2) * 26, 9, v), label(px + 28 + (i % 2) * 135, y + 22 + Math.floor(i / 2) * 26, priceName(k), { 'font-size': 11 }));
     });
     y += 22 + Math.ceil(Object.keys(view.costs || {}).length / 2) * 26 + 6;

@@ -3,7 +3,7 @@
 
 import { h, s, seatDot, titleCase, SEAT_LETTERS, seatInk, listText } from '../dom.js';
 import { svgPanel, boardPanels, label, seatMark } from './svg.js';
-import { logLine } from './common.js';
+import { logLine, sortedEntries } from './common.js';
 import { t, formatNumber } from '../i18n.js';
 
 const PASSAGES = [[1, 2], [1, 3], [1, 11], [2, 4], [2, 10], [3, 5], [4, 6], [4, 13], [5, 6], [6, 7], [7, 8], [8, 13], [9, 10], [9, 12], [9, 13], [10, 11], [12, 13]];
@@ -186,7 +186,7 @@ export default {
       harbor.push(c.bind(c.term(g, 'storehouse', st.number), (act) => act && act.storehouse === st.number));
     });
     const ry = 40 + view.storehouses.length * 62 + 8;
-    const removed = Object.entries(view.removed).map(([k, n]) => `${kindWord(k)} ${n}`).join(', ');
+    const removed = sortedEntries(view.removed).map(([k, n]) => `${kindWord(k)} ${n}`).join(', ');
     harbor.push(label(hx + 4, ry, t('st.out_of_game'), { 'font-size': 11 }), label(hx + 4, ry + 16, removed || t('st.nothing'), { 'font-size': 11 }));
     let hy = ry + 16;
     if (view.raphael) {

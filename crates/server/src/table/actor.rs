@@ -501,9 +501,10 @@ impl Actor {
                 Some(view) => view.clone(),
                 None => self.game.view_texts(&[viewer], &mut self.view_cache).pop().unwrap_or_default(),
             };
-            // The view goes out as serde_json writes it as a `Value`, so its keys are ordered
-            // exactly as in every patch; written from the parts' text, with no `Value` made.
-            let view = parts.value_text();
+            // The view goes out as the engine wrote it (its parts joined, each object's members
+            // in the order of the engine's types), with nothing read or written again. Patches
+            // name members by key, so their order in the client's copy does not matter.
+            let view = parts.join();
             let to_act = self.game.to_act();
             let outcome = self.outcome.as_ref();
             let legal = self.legal_actions(viewer, &to_act);
@@ -516,7 +517,7 @@ impl Actor {
                     Viewer::Spectator => None,
                 },
                 seats: &self.info.seats,
-                view: &view,
+                view: view.as_str(),
                 to_act: &to_act,
                 legal_actions: &legal,
                 seed_commitment: &self.seed.commitment(),
