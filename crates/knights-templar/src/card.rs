@@ -28,6 +28,21 @@ pub enum CardType {
 }
 
 impl CardType {
+    /// The type's name, as the rules write it ("Legacy", "Ally", ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            CardType::Legacy => "Legacy",
+            CardType::Ally => "Ally",
+            CardType::County => "County",
+            CardType::Treasure => "Treasure",
+            CardType::Mission => "Mission",
+            CardType::Power => "Power",
+            CardType::Battle => "Battle",
+            CardType::Enemy => "Enemy",
+            CardType::Downfall => "Downfall",
+        }
+    }
+
     /// Every type, in the rules-text order.
     pub const ALL: [CardType; 9] = [
         CardType::Legacy,
@@ -205,5 +220,8 @@ mod tests {
         assert_eq!(Card::named("Turnin Shroud"), Some(Card(33)));
         assert_eq!(Card::named("Blasphemy"), Some(Card(95)));
         assert!(!Card(0).is_valid() && !Card(96).is_valid());
+        for kind in CardType::ALL {
+            assert_eq!(kind.name(), format!("{kind:?}"), "the name is the variant's");
+        }
     }
 }

@@ -194,7 +194,9 @@ impl GameEvent for Event {
                     sentence([&n(gm), " chose ", &n(seat), " to pick next"])
                 }
             }
-            Event::Placed { seat, card } => format!("{} put {} ({:?}) in play", n(seat), card, card.kind()),
+            Event::Placed { seat, card } => {
+                sentence([&n(seat), " put ", card.name(), " (", card.kind().name(), ") in play"])
+            }
             Event::Destroyed { seat, enemy, owner, card } => {
                 sentence([&n(seat), " played ", enemy.name(), " and discarded ", &n(owner), "'s ", card.name()])
             }
