@@ -68,12 +68,15 @@ async fn a_start_stores_the_game_its_players_and_its_lobby_together_or_nothing()
             public: true,
             status: LobbyStatus::Open,
             host: a.id.clone(),
-            state: json!({"seats": ["A", "B"], "say": "a \"quoted\" é"}),
+            state: json!({"seats": ["A", "B"], "say": "a \"quoted\" é"}).to_string(),
         };
         store.insert_lobby(&open).await.unwrap();
         let game = NewGame { lobby: Some(open.id.clone()), ..new_game(vec![a.id.clone(), b.id.clone(), a.id.clone()]) };
-        let started =
-            LobbyRecord { status: LobbyStatus::Started, state: json!({"game": game.id.as_str()}), ..open.clone() };
+        let started = LobbyRecord {
+            status: LobbyStatus::Started,
+            state: json!({"game": game.id.as_str()}).to_string(),
+            ..open.clone()
+        };
         store.start_game(&game, Some(&started)).await.unwrap();
         let record = store.game(&game.id).await.unwrap().expect("the game is stored");
         assert_eq!(format!("{:?}", record.setup), format!("{game:?}"), "every field as given");
@@ -206,7 +209,7 @@ fn open_lobby(host: &AccountId) -> LobbyRecord {
         public: true,
         status: LobbyStatus::Open,
         host: host.clone(),
-        state: json!({"n": 1}),
+        state: json!({"n": 1}).to_string(),
     }
 }
 
@@ -221,7 +224,7 @@ async fn lobbies_are_saved_listed_when_public_and_open_and_read_back() {
         let listed = store.public_open_lobbies(10).await.unwrap();
         assert_eq!(listed.iter().map(|l| &l.id).collect::<Vec<_>>(), vec![&public.id]);
         public.status = LobbyStatus::Started;
-        public.state = json!({"n": 2});
+        public.state = json!({"n": 2}).to_string();
         store.update_lobby_with(&public, None, &[]).await.unwrap();
         assert!(store.public_open_lobbies(10).await.unwrap().is_empty());
         assert_eq!(store.lobby(&public.id).await.unwrap().unwrap(), public);
@@ -237,15 +240,16 @@ async fn a_lobby_change_stores_the_bots_it_seats_with_it_or_neither() {
         store.insert_lobby(&lobby).await.unwrap();
         let bot = |name: &str| Account { id: AccountId::random(), name: name.into(), kind: AccountKind::Bot };
         let (seated, lost) = (bot("Bot 1"), bot("Bot 2"));
-        let first = json!({"n": 1});
-        lobby.state = json!({"n": 2});
-        let stored = store.update_lobby_with(&lobby, Some(&first), std::slice::from_ref(&seated)).await.unwrap();
+        let first = json!({"n": 1}).to_string();
+        lobby.state = json!({"n": 2}).to_string();
+        let stored =
+            store.update_lobby_with(&lobby, Some(first.as_str()), std::slice::from_ref(&seated)).await.unwrap();
         assert!(stored, "written over the state it started from");
         assert_eq!(store.account(&seated.id).await.unwrap(), Some(seated.clone()));
         assert_eq!(store.lobby(&lobby.id).await.unwrap().unwrap(), lobby);
         // Another change started from {"n": 1} too and comes second: neither its state nor its bot.
-        let stale = LobbyRecord { state: json!({"n": 3}), ..lobby.clone() };
-        let stored = store.update_lobby_with(&stale, Some(&first), std::slice::from_ref(&lost)).await.unwrap();
+        let stale = LobbyRecord { state: json!({"n": 3}).to_string(), ..lobby.clone() };
+        let stored = store.update_lobby_with(&stale, Some(first.as_str()), std::slice::from_ref(&lost)).await.unwrap();
         assert!(!stored, "refused over a state that changed");
         assert_eq!(store.account(&lost.id).await.unwrap(), None, "the losing change's bot is not left behind");
         assert_eq!(store.lobby(&lobby.id).await.unwrap().unwrap(), lobby);
@@ -266,7 +270,7 @@ async fn a_rematch_is_stored_with_its_lobby_and_bots_and_the_loser_of_a_race_sto
             public: true,
             status: LobbyStatus::Open,
             host: host.clone(),
-            state: json!({}),
+            state: json!({}).to_string(),
         };
         let (first, second) = (lobby(&a.id), lobby(&b.id));
         let bot = || Account { id: AccountId::random(), name: "Bot 1".into(), kind: AccountKind::Bot };
@@ -332,7 +336,7 @@ async fn games_ending_in_one_batch_are_finished_rated_or_not_and_a_refused_batch
     each_backend(|store| async move {
         let a = store.create_account("A", AccountKind::Guest, None, None).await.unwrap();
         let b = store.create_account("B", AccountKind::Guest, None, None).await.unwrap();
-        let in_lobby = |state: serde_json::Value| {
+        let in_lobby = |state: String| {
             let store = store.clone();
             let (a, b) = (a.id.clone(), b.id.clone());
             async move {
@@ -344,8 +348,8 @@ async fn games_ending_in_one_batch_are_finished_rated_or_not_and_a_refused_batch
                 game.id
             }
         };
-        let unrated = in_lobby(json!({"rated": false})).await;
-        let rated = in_lobby(json!({"rated": true})).await;
+        let unrated = in_lobby(json!({"rated": false}).to_string()).await;
+        let rated = in_lobby(json!({"rated": true}).to_string()).await;
         let no_lobby = new_game(vec![a.id.clone(), b.id.clone()]);
         store.start_game(&no_lobby, None).await.unwrap();
         let ends = |game: &GameId, seq: u64, score: i64| ActionRow {
@@ -365,7 +369,7 @@ async fn games_ending_in_one_batch_are_finished_rated_or_not_and_a_refused_batch
         }
 
         // A batch that ends a game but holds a seq already stored: nothing of it is written.
-        let other = in_lobby(json!({"rated": false})).await;
+        let other = in_lobby(json!({"rated": false}).to_string()).await;
         store.append_actions(&[row(&other, 1)]).await.unwrap();
         let refused = store.append_actions(&[ends(&other, 2, 9), row(&unrated, 2)]).await;
         assert!(matches!(refused, Err(StoreError::Conflict(_))), "{refused:?}");

@@ -74,7 +74,7 @@ async fn list(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
     let records = state.store.public_open_lobbies(100).await?;
     let lobbies: Vec<Value> = records
         .into_iter()
-        .filter_map(|r| serde_json::from_value::<Lobby>(r.state).ok())
+        .filter_map(|r| serde_json::from_str::<Lobby>(&r.state).ok())
         .map(|l| serde_json::to_value(l.view(false)).unwrap_or(Value::Null))
         .collect();
     Ok(Json(json!({ "lobbies": lobbies })))

@@ -46,43 +46,42 @@ pub struct Member {
 }
 
 /// Who holds a seat.
+///
+/// In key order, as [`Lobby`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatHolder {
     /// The account (a bot's own account for bots).
     pub account: AccountId,
-    /// Display name.
-    pub name: String,
     /// Whether a bot plays it.
     pub bot: bool,
+    /// Display name.
+    pub name: String,
 }
 
 /// A lobby.
+///
+/// Its fields are declared in key order, so that its JSON, written straight from it, is what
+/// a `Value` of it writes (the text the store keeps; see [`Lobby::record`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Lobby {
-    /// Its id.
-    pub id: LobbyId,
     /// The catalog id of the game.
     pub game: String,
+    /// The game started from this lobby.
+    pub game_id: Option<GameId>,
+    /// The host.
+    pub host: AccountId,
+    /// Its id.
+    pub id: LobbyId,
+    /// The code that lets someone join (needed only for private lobbies).
+    pub invite_code: String,
+    /// Accounts the host removed; they cannot join again.
+    pub kicked: Vec<AccountId>,
+    /// Everyone who joined, host first.
+    pub members: Vec<Member>,
     /// The options, normalised by the catalog.
     pub options: Value,
     /// Listed for everyone, or joined by invite code only.
     pub public: bool,
-    /// The code that lets someone join (needed only for private lobbies).
-    pub invite_code: String,
-    /// The host.
-    pub host: AccountId,
-    /// Everyone who joined, host first.
-    pub members: Vec<Member>,
-    /// One entry per possible seat (the game's maximum); `None` is free.
-    pub seats: Vec<Option<SeatHolder>>,
-    /// Accounts the host removed; they cannot join again.
-    pub kicked: Vec<AccountId>,
-    /// Open or started.
-    pub status: LobbyStatus,
-    /// The game started from this lobby.
-    pub game_id: Option<GameId>,
-    /// Per-turn time limit, after which a bot acts for an absent player.
-    pub turn_seconds: Option<TurnLimit>,
     /// Whether its game counts for ratings (only when every player is a registered account; see
     /// [`crate::ratings`]). Absent from lobbies stored before ratings existed: unrated.
     #[serde(default)]
@@ -90,6 +89,12 @@ pub struct Lobby {
     /// The finished game this lobby offers to play again, and who answered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rematch: Option<rematch::Rematch>,
+    /// One entry per possible seat (the game's maximum); `None` is free.
+    pub seats: Vec<Option<SeatHolder>>,
+    /// Open or started.
+    pub status: LobbyStatus,
+    /// Per-turn time limit, after which a bot acts for an absent player.
+    pub turn_seconds: Option<TurnLimit>,
 }
 
 /// A lobby as clients see it (the kicked list left out; the invite code only for private lobbies).
@@ -169,7 +174,9 @@ impl Lobby {
             public: self.public,
             status: self.status,
             host: self.host.clone(),
-            state: serde_json::to_value(self).unwrap_or(Value::Null),
+            // Written straight from the lobby: the same text as its `Value`'s, as its fields and
+            // those of its parts are in key order (`a_lobby_is_stored_as_its_value_writes_it`).
+            state: serde_json::to_string(self).unwrap_or_else(|_| "null".into()),
         }
     }
 
@@ -430,6 +437,42 @@ mod tests {
 
     fn private_lobby(host: &Account) -> Lobby {
         Lobby::new("g".into(), Value::Null, 4, false, None, host)
+    }
+
+    /// The store keeps a lobby's JSON written straight from it, which must be the text of its
+    /// `Value` (what was stored before): every field, of the lobby and of its parts, set, unset
+    /// and with text to escape.
+    #[test]
+    fn a_lobby_is_stored_as_its_value_writes_it() {
+        let host = person("host \"H\" é");
+        let mut lobby = Lobby::new(
+            "knights-templar".into(),
+            serde_json::json!({"zeta": 1, "alpha": [true, null], "mid": {"b": 2, "a": 1.5}}),
+            4,
+            true,
+            Some(TurnLimit::new(60).unwrap()),
+            &host,
+        );
+        let written = |lobby: &Lobby| (lobby.record().state, serde_json::to_value(lobby).unwrap().to_string());
+        let (text, value) = written(&lobby);
+        assert_eq!(text, value, "a new lobby");
+        let guest = person("guest");
+        lobby.join(&guest, None, 64).unwrap();
+        lobby.kicked.push(AccountId::random());
+        lobby.seats[1] = Some(SeatHolder { account: AccountId::random(), name: "Bot 1".into(), bot: true });
+        lobby.status = LobbyStatus::Started;
+        lobby.game_id = Some(GameId::random());
+        lobby.rated = true;
+        lobby.rematch = Some(rematch::Rematch {
+            of: GameId::random(),
+            invited: vec![
+                rematch::Invitee { account: host.id.clone(), name: host.name.clone(), seat: 0, accepted: Some(true) },
+                rematch::Invitee { account: guest.id.clone(), name: "guest".into(), seat: 1, accepted: None },
+            ],
+        });
+        let (text, value) = written(&lobby);
+        assert_eq!(text, value, "every field set");
+        assert!(text.contains(r#""rematch":{"invited":[{"accepted":true,"#), "{text}");
     }
 
     #[test]

@@ -111,7 +111,7 @@ impl Lobbies {
             return Ok(entry);
         }
         let record = self.store.lobby(id).await?.ok_or(ApiError::LobbyNotFound)?;
-        let lobby: Lobby = serde_json::from_value(record.state).map_err(|e| {
+        let lobby: Lobby = serde_json::from_str(&record.state).map_err(|e| {
             tracing::error!(lobby = %id, error = %e, "unreadable lobby");
             ApiError::Internal
         })?;
@@ -185,7 +185,7 @@ impl Lobbies {
             // In a cluster, written only over the state this change started from; a change
             // another node made in between wins, and this one is refused as retryable.
             let expected = cluster.as_ref().map(|_| stored_state.unwrap_or_else(|| current.record().state));
-            if !self.store.update_lobby_with(&next.record(), expected.as_ref(), bots).await? {
+            if !self.store.update_lobby_with(&next.record(), expected.as_deref(), bots).await? {
                 return Err(ApiError::Unavailable);
             }
             *current = next;
@@ -199,9 +199,9 @@ impl Lobbies {
 
     /// Replaces `current` with the lobby's stored state, telling local followers if it changed.
     /// Returns the stored state as it is stored.
-    async fn refresh(&self, entry: &LobbyEntry, current: &mut Lobby) -> Result<Value, ApiError> {
+    async fn refresh(&self, entry: &LobbyEntry, current: &mut Lobby) -> Result<String, ApiError> {
         let record = self.store.lobby(&current.id).await?.ok_or(ApiError::LobbyNotFound)?;
-        let stored: Lobby = serde_json::from_value(record.state.clone()).map_err(|e| {
+        let stored: Lobby = serde_json::from_str(&record.state).map_err(|e| {
             tracing::error!(lobby = %current.id, error = %e, "unreadable lobby");
             ApiError::Internal
         })?;

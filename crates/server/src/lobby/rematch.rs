@@ -34,25 +34,29 @@ impl From<RematchError> for ApiError {
 }
 
 /// A former player asked to play again.
+///
+/// In key order, as [`super::Lobby`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Invitee {
+    /// Null until they answer; then whether they accepted.
+    pub accepted: Option<bool>,
     /// Their account.
     pub account: AccountId,
     /// Their name.
     pub name: String,
     /// The lobby seat kept for them (their seat in the finished game).
     pub seat: usize,
-    /// Null until they answer; then whether they accepted.
-    pub accepted: Option<bool>,
 }
 
 /// The rematch a lobby was opened for.
+///
+/// In key order, as [`super::Lobby`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rematch {
-    /// The finished game.
-    pub of: GameId,
     /// Every person who played it (the one who asked has accepted).
     pub invited: Vec<Invitee>,
+    /// The finished game.
+    pub of: GameId,
 }
 
 impl Rematch {

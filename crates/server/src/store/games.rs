@@ -389,7 +389,7 @@ impl Store {
             bind_game(sqlx::query(START_GAME_PG), game, now)?
                 .bind(serde_json::to_string(&players).map_err(|e| corrupt("players", e))?)
                 .bind(lobby.map(|l| l.status.as_str()))
-                .bind(lobby.map(|l| l.state.to_string()))
+                .bind(lobby.map(|l| l.state.as_str()))
                 .bind(lobby.map(|l| l.id.as_str()))
                 .execute(&mut *lease)
                 .await
@@ -413,7 +413,7 @@ impl Store {
         if let Some(lobby) = lobby {
             sqlx::query("update lobbies set status = $1, state = $2, updated_at = $3 where id = $4")
                 .bind(lobby.status.as_str())
-                .bind(lobby.state.to_string())
+                .bind(lobby.state.as_str())
                 .bind(now)
                 .bind(lobby.id.as_str())
                 .execute(&mut *tx)

@@ -1,10 +1,9 @@
 //! Lobbies: one JSON document each, with the columns the listing needs.
 
 use super::accounts::insert_bot_on;
-use super::{int, json, text, Account, Store, StoreError};
+use super::{int, text, Account, Store, StoreError};
 use crate::ids::{now_ms, AccountId, LobbyId};
 use crate::lobby::LobbyStatus;
-use serde_json::Value;
 use sqlx::{AnyConnection, Connection};
 
 /// A stored lobby.
@@ -20,8 +19,8 @@ pub struct LobbyRecord {
     pub status: LobbyStatus,
     /// Its host.
     pub host: AccountId,
-    /// The whole lobby state (see `lobby::Lobby`).
-    pub state: Value,
+    /// The whole lobby state (see `lobby::Lobby`), as its JSON text.
+    pub state: String,
 }
 
 fn record(row: &sqlx::any::AnyRow) -> Result<LobbyRecord, StoreError> {
@@ -31,7 +30,7 @@ fn record(row: &sqlx::any::AnyRow) -> Result<LobbyRecord, StoreError> {
         public: int(row, "public")? != 0,
         status: LobbyStatus::parse(&text(row, "status")?)?,
         host: AccountId(text(row, "host")?),
-        state: json(row, "state")?,
+        state: text(row, "state")?,
     })
 }
 
@@ -56,7 +55,7 @@ impl Store {
     pub async fn update_lobby_with(
         &self,
         lobby: &LobbyRecord,
-        expected: Option<&Value>,
+        expected: Option<&str>,
         bots: &[Account],
     ) -> Result<bool, StoreError> {
         if bots.is_empty() {
@@ -130,7 +129,7 @@ impl LobbyStatus {
 async fn update_lobby_on(
     conn: &mut AnyConnection,
     lobby: &LobbyRecord,
-    expected: Option<&Value>,
+    expected: Option<&str>,
 ) -> Result<bool, StoreError> {
     const SET: &str =
         "update lobbies set public = $1, status = $2, host = $3, state = $4, updated_at = $5 where id = $6";
@@ -140,11 +139,11 @@ async fn update_lobby_on(
         .bind(i64::from(lobby.public))
         .bind(lobby.status.as_str())
         .bind(lobby.host.as_str())
-        .bind(lobby.state.to_string())
+        .bind(lobby.state.as_str())
         .bind(now_ms())
         .bind(lobby.id.as_str());
     if let Some(expected) = expected {
-        query = query.bind(expected.to_string());
+        query = query.bind(expected);
     }
     let done = query.execute(conn).await?;
     Ok(expected.is_none() || done.rows_affected() == 1)
@@ -162,7 +161,7 @@ pub(super) async fn insert_lobby_on(conn: &mut AnyConnection, lobby: &LobbyRecor
     .bind(i64::from(lobby.public))
     .bind(lobby.status.as_str())
     .bind(lobby.host.as_str())
-    .bind(lobby.state.to_string())
+    .bind(lobby.state.as_str())
     .bind(now)
     .bind(now)
     .execute(conn)
