@@ -106,6 +106,43 @@ fn member<T: Serialize + ?Sized>(out: &mut Vec<u8>, head: &str, value: &T) {
     json(value, out);
 }
 
+/// Appends `head` and the number `n` (as serde_json writes an unsigned integer).
+fn number(out: &mut Vec<u8>, head: &str, n: u64) {
+    out.extend_from_slice(head.as_bytes());
+    push_uint(out, n);
+}
+
+/// Appends `head` and the array of `numbers`.
+fn numbers(out: &mut Vec<u8>, head: &str, numbers: impl Iterator<Item = u64>) {
+    out.extend_from_slice(head.as_bytes());
+    out.push(b'[');
+    for (i, n) in numbers.enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        push_uint(out, n);
+    }
+    out.push(b']');
+}
+
+/// Appends `n`'s decimal digits.
+fn push_uint(out: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        // A remainder below 10: the cast cannot truncate.
+        #[allow(clippy::cast_possible_truncation)]
+        let digit = (n % 10) as u8;
+        digits[at] = b'0' + digit;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
+}
+
 /// Appends `game`'s canonical JSON to `out`.
 pub(crate) fn write(game: &KnightsTemplar, out: &mut Vec<u8>, memo: &mut HashMemo) {
     // Every member, in the struct's declaration order (the pattern names them all: a member
@@ -130,21 +167,23 @@ pub(crate) fn write(game: &KnightsTemplar, out: &mut Vec<u8>, memo: &mut HashMem
         setup_draws,
         end,
     } = game;
-    member(out, r#"{"players":"#, players);
+    // The members that are numbers or lists of numbers are written here, as serde_json writes
+    // them; the others through serde.
+    number(out, r#"{"players":"#, *players as u64);
     memo.rng.write(out, r#","rng":"#, rng);
     memo.deck.write(out, r#","deck":"#, deck);
     memo.fate.write(out, r#","fate":"#, fate);
     memo.tableaus.write(out, r#","tableaus":"#, tableaus);
     memo.discard.write(out, r#","discard":"#, discard);
-    member(out, r#","county_vp":"#, county_vp);
-    member(out, r#","gm":"#, gm);
-    member(out, r#","turn":"#, turn);
-    member(out, r#","round":"#, round);
-    member(out, r#","picked":"#, picked);
-    member(out, r#","picker":"#, picker);
-    member(out, r#","fate_picks":"#, fate_picks);
+    numbers(out, r#","county_vp":"#, county_vp.0.iter().map(|&n| u64::from(n)));
+    number(out, r#","gm":"#, u64::from(gm.0));
+    number(out, r#","turn":"#, u64::from(*turn));
+    number(out, r#","round":"#, u64::from(*round));
+    numbers(out, r#","picked":"#, picked.iter().map(|s| u64::from(s.0)));
+    number(out, r#","picker":"#, u64::from(picker.0));
+    numbers(out, r#","fate_picks":"#, fate_picks.0.iter().map(|&n| u64::from(n)));
     member(out, r#","stage":"#, stage);
-    member(out, r#","power_queue":"#, power_queue);
+    numbers(out, r#","power_queue":"#, power_queue.iter().map(|s| u64::from(s.0)));
     member(out, r#","pending":"#, pending);
     memo.setup_draws.write(out, r#","setup_draws":"#, setup_draws);
     member(out, r#","end":"#, end);
