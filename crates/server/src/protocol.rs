@@ -512,22 +512,34 @@ impl PatchFrames {
     ) {
         let (head, middle, tail, scratch) = (&mut self.head, &mut self.middle, &mut self.tail, &mut self.scratch);
         head.clear();
+        // The id, numbers and seats by hand (as serde_json writes them): this is every action's.
         head.push_str(r#"{"type":"patch","game":"#);
-        push_json(head, scratch, game);
+        push_json_string(head, game.as_str());
         head.push_str(r#","version":"#);
-        push_json(head, scratch, &version);
+        push_uint(head, version);
         head.push_str(r#","seat":"#);
-        push_json(head, scratch, &seat);
+        push_uint(head, u64::from(seat.0));
         head.push_str(r#","patch":"#);
         middle.clear();
-        middle.push_str(r#","to_act":"#);
-        push_json(middle, scratch, to_act);
-        middle.push_str(r#","legal_actions":"#);
+        middle.push_str(r#","to_act":["#);
+        for (i, s) in to_act.iter().enumerate() {
+            if i > 0 {
+                middle.push(',');
+            }
+            push_uint(middle, u64::from(s.0));
+        }
+        middle.push_str(r#"],"legal_actions":"#);
         tail.clear();
         tail.push_str(r#","seed":"#);
-        push_json(tail, scratch, &seed);
+        match seed {
+            Some(seed) => push_json_string(tail, seed),
+            None => tail.push_str("null"),
+        }
         tail.push_str(r#","outcome":"#);
-        push_json(tail, scratch, &outcome);
+        match outcome {
+            Some(outcome) => push_json(tail, scratch, outcome),
+            None => tail.push_str("null"),
+        }
         if by_clock {
             tail.push_str(r#","by_clock":true"#);
         }
@@ -889,16 +901,15 @@ mod tests {
         let legal =
             serde_json::to_string(&[serde_json::json!({"pick": 12}), serde_json::json!({"pass": true})]).unwrap();
         let (legal, none) = (RawValue::from_string(legal).unwrap(), RawValue::from_string("[]".into()).unwrap());
-        let to_act = [game_core::Seat(1)];
         // One set of buffers for every action, as a table keeps it.
         let mut frames = PatchFrames::default();
-        for (seed, outcome, by_clock, clock) in [
-            (None, None, false, None),
-            (Some("00ff"), Some(&outcome), true, Some(&clock)),
-            (None, None, true, None),
-            (None, None, false, Some(&clock)),
+        for (seed, outcome, by_clock, clock, to_act, version) in [
+            (None, None, false, None, &[game_core::Seat(1)][..], 9),
+            (Some("00ff"), Some(&outcome), true, Some(&clock), &[][..], 10),
+            (None, None, true, None, &[game_core::Seat(0), game_core::Seat(12)][..], 0),
+            (Some("a\"b"), None, false, Some(&clock), &[game_core::Seat(1)][..], u64::MAX),
         ] {
-            frames.start(&game, 9, game_core::Seat(0), &to_act, seed, outcome, by_clock, clock);
+            frames.start(&game, version, game_core::Seat(0), to_act, seed, outcome, by_clock, clock);
             // A viewer right after one who sees the same gets the same bytes, shared.
             let mut last: Option<(Viewer, crate::outbox::Frame)> = None;
             for viewer in [
@@ -913,11 +924,11 @@ mod tests {
                 let patch = if viewer == Viewer::Spectator { &other } else { &patch };
                 let expected = ServerMsg::Patch {
                     game: &game,
-                    version: 9,
+                    version,
                     seat: game_core::Seat(0),
                     patch,
                     events: &EventRef::visible(&events, viewer),
-                    to_act: &to_act,
+                    to_act,
                     legal_actions: legal,
                     seed: seed.map(str::to_string),
                     outcome,
