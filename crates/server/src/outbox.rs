@@ -109,13 +109,14 @@ impl Outbox {
     /// Queues a message without waiting. False when the socket is gone or has fallen behind; a
     /// full queue marks it as fallen behind, and nothing more is queued for it.
     pub fn send(&self, text: Frame) -> bool {
-        self.queue(Item::One(text))
+        self.write_now(&[&text]).unwrap_or_else(|| self.queue(Item::One(text)))
     }
 
     /// Queues two messages as one entry: the socket's writer takes both at once, so they go out in
     /// one write (no wake-up of the writer can fall between them). Otherwise as [`Outbox::send`].
     pub fn send_two(&self, first: Frame, second: Frame) -> bool {
-        self.queue(Item::Two(Box::new((first, second))))
+        // Boxed only to wait in the queue: most pairs are written at once.
+        self.write_now(&[&first, &second]).unwrap_or_else(|| self.queue(Item::Two(Box::new((first, second)))))
     }
 
     /// Whether the queue has overflowed (nothing more is queued).
@@ -128,22 +129,21 @@ impl Outbox {
         self.inner.tx.same_channel(&other.inner.tx)
     }
 
-    fn queue(&self, item: Item) -> bool {
+    /// `frames` written to the socket now, if nothing waits in the queue before them: `Some(true)`
+    /// when written, `Some(false)` when the socket is gone or has fallen behind, `None` when they
+    /// have to be queued ([`Outbox::queue`]).
+    fn write_now(&self, frames: &[&Frame]) -> Option<bool> {
         let this = &*self.inner;
         if this.fell_behind.load(Ordering::Acquire) || this.tx.is_closed() {
-            return false;
+            return Some(false);
         }
-        if let Some(direct) = &this.direct {
-            if this.pending.load(Ordering::Acquire) == 0 {
-                let written = match &item {
-                    Item::One(text) => direct.try_write(&[text]),
-                    Item::Two(pair) => direct.try_write(&[&pair.0, &pair.1]),
-                };
-                if written {
-                    return true;
-                }
-            }
-        }
+        let direct = this.direct.as_ref()?;
+        (this.pending.load(Ordering::Acquire) == 0 && direct.try_write(frames)).then_some(true)
+    }
+
+    /// Puts `item` in the queue, for the socket's writer task.
+    fn queue(&self, item: Item) -> bool {
+        let this = &*self.inner;
         this.pending.fetch_add(1, Ordering::AcqRel);
         match this.tx.try_send(item) {
             Ok(()) => true,
