@@ -232,7 +232,7 @@ impl Actor {
                 self.release_if_unwatched();
             }
             Command::Action { seat, version, action, req, out, .. } => {
-                let mut answer = Answer { out: Some(out), req, game: self.info.id.clone() };
+                let mut answer = Answer { out: Some(out), req, table: Arc::clone(&self.info) };
                 let started = std::time::Instant::now();
                 let result = self.client_action(seat, version, action, &mut answer).await;
                 crate::metrics::action_done(&result, started.elapsed());
@@ -466,7 +466,7 @@ impl Actor {
             // A subscriber whose queue is full has fallen behind: it is dropped here, and its
             // socket closes; it resumes from its last version when it reconnects.
             v.subscribers.retain(|(_, out)| match answer.as_deref_mut().and_then(|a| a.take_for(out)) {
-                Some(a) => out.send_two(text.clone(), ack_text(a.req, &a.game, version)),
+                Some(a) => out.send_two(text.clone(), ack_text(a.req, &a.table.id, version)),
                 None => out.send(text.clone()),
             });
             if outcome.is_some() {
@@ -651,13 +651,14 @@ impl Actor {
 struct Answer {
     out: Option<Outbox>,
     req: Option<u64>,
-    game: crate::ids::GameId,
+    /// The table's own description, for its game's id (shared: no copy of the id per action).
+    table: Arc<TableInfo>,
 }
 
 /// What an ack needs, once [`Answer::take_for`] has taken the answer over.
 struct AckFor {
     req: Option<u64>,
-    game: crate::ids::GameId,
+    table: Arc<TableInfo>,
 }
 
 impl Answer {
@@ -668,9 +669,7 @@ impl Answer {
             return None;
         }
         self.out = None;
-        // Nothing is sent from this answer any more (`send` and the drop need `out`): its
-        // game's id is handed over, not copied.
-        Some(AckFor { req: self.req, game: std::mem::replace(&mut self.game, crate::ids::GameId(String::new())) })
+        Some(AckFor { req: self.req, table: Arc::clone(&self.table) })
     }
 
     /// Sends the answer `text` writes, unless it was taken over.
@@ -684,7 +683,7 @@ impl Answer {
 impl Drop for Answer {
     fn drop(&mut self) {
         if let Some(out) = self.out.take() {
-            out.send(error_text(&ApiError::Internal, self.req, Some(&self.game)));
+            out.send(error_text(&ApiError::Internal, self.req, Some(&self.table.id)));
         }
     }
 }
