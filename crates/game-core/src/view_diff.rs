@@ -994,6 +994,11 @@ pub fn push_uint(out: &mut String, n: u64) {
     }
 }
 
+/// [`push_uint`] into bytes (a state's canonical JSON, which is hashed as bytes).
+pub fn push_uint_bytes(out: &mut Vec<u8>, n: u64) {
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
+}
+
 /// Writes the value at `start..end` of `doc` as `serde_json` writes it as a [`Value`]: objects
 /// with their members in key order (a struct's text has them in declaration order), everything
 /// else as it is. What is not plain (a float, text that is not JSON) is parsed and written.
@@ -1211,6 +1216,12 @@ fn next_escaped(bytes: &[u8], from: usize) -> Option<usize> {
     bytes.get(at..)?.iter().position(|&b| escaped_in_json(b)).map(|i| at + i)
 }
 
+/// Whether serde_json writes `text` as a string as it stands, between quotes: it has no quote,
+/// backslash or control character ([`push_json_string`] would escape nothing).
+pub fn needs_no_escape(text: &str) -> bool {
+    next_escaped(text.as_bytes(), 0).is_none()
+}
+
 /// Whether serde_json escapes the byte `b` in a string ([`push_json_string`]): a quote, a
 /// backslash, a control character.
 fn escaped_in_json(b: u8) -> bool {
@@ -1219,7 +1230,7 @@ fn escaped_in_json(b: u8) -> bool {
 
 /// What serde_json writes between the quotes of the string `value`.
 fn json_escaped(value: &str) -> Cow<'_, str> {
-    if next_escaped(value.as_bytes(), 0).is_none() {
+    if needs_no_escape(value) {
         return Cow::Borrowed(value);
     }
     let mut quoted = String::with_capacity(value.len() + 8);

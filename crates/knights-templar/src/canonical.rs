@@ -12,6 +12,7 @@
 
 use crate::card::Card;
 use crate::state::{Discard, KnightsTemplar, SetupDraw};
+use game_core::view_diff::push_uint_bytes;
 use game_core::BySeat;
 use game_core::GameRng;
 use serde::Serialize;
@@ -109,7 +110,7 @@ fn member<T: Serialize + ?Sized>(out: &mut Vec<u8>, head: &str, value: &T) {
 /// Appends `head` and the number `n` (as serde_json writes an unsigned integer).
 fn number(out: &mut Vec<u8>, head: &str, n: u64) {
     out.extend_from_slice(head.as_bytes());
-    push_uint(out, n);
+    push_uint_bytes(out, n);
 }
 
 /// Appends `head` and the array of `numbers`.
@@ -120,27 +121,9 @@ fn numbers(out: &mut Vec<u8>, head: &str, numbers: impl Iterator<Item = u64>) {
         if i > 0 {
             out.push(b',');
         }
-        push_uint(out, n);
+        push_uint_bytes(out, n);
     }
     out.push(b']');
-}
-
-/// Appends `n`'s decimal digits.
-fn push_uint(out: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        // A remainder below 10: the cast cannot truncate.
-        #[allow(clippy::cast_possible_truncation)]
-        let digit = (n % 10) as u8;
-        digits[at] = b'0' + digit;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[at..]);
 }
 
 /// Appends `game`'s canonical JSON to `out`.

@@ -5,7 +5,7 @@
 use crate::error::ApiError;
 use crate::ids::{GameId, LobbyId};
 use crate::store::Account;
-use game_core::view_diff::{push_json_string, push_uint};
+use game_core::view_diff::{needs_no_escape, push_json_string, push_uint};
 use game_core::{Audience, DynEvent, Outcome, Seat, Viewer};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -223,7 +223,7 @@ fn read_action_as_sent(text: &str) -> Option<ClientMsg> {
     let rest = text.strip_prefix(r#"{"type":"action","game":""#)?;
     let (game, rest) = rest.split_once('"')?;
     // Text serde reads as it stands: no escape, no control character.
-    if game.bytes().any(|b| b == b'\\' || b < 0x20) {
+    if !needs_no_escape(game) {
         return None;
     }
     let (version, rest) = leading_u64(rest.strip_prefix(r#","version":"#)?)?;
@@ -521,20 +521,12 @@ impl PatchFrames {
         push_uint(head, u64::from(seat.0));
         head.push_str(r#","patch":"#);
         middle.clear();
-        middle.push_str(r#","to_act":["#);
-        for (i, s) in to_act.iter().enumerate() {
-            if i > 0 {
-                middle.push(',');
-            }
-            push_uint(middle, u64::from(s.0));
-        }
-        middle.push_str(r#"],"legal_actions":"#);
+        middle.push_str(r#","to_act":"#);
+        push_seats(middle, to_act);
+        middle.push_str(r#","legal_actions":"#);
         tail.clear();
         tail.push_str(r#","seed":"#);
-        match seed {
-            Some(seed) => push_json_string(tail, seed),
-            None => tail.push_str("null"),
-        }
+        push_opt_json_string(tail, seed);
         tail.push_str(r#","outcome":"#);
         match outcome {
             Some(outcome) => push_json(tail, scratch, outcome),
@@ -611,6 +603,34 @@ impl PatchFrames {
     }
 }
 
+/// Appends `seats` as serde_json writes them: an array of numbers.
+fn push_seats(out: &mut String, seats: &[Seat]) {
+    out.push('[');
+    for (i, s) in seats.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push_uint(out, u64::from(s.0));
+    }
+    out.push(']');
+}
+
+/// Appends `n`, or `null`, as serde_json writes an `Option<u64>`.
+fn push_opt_uint(out: &mut String, n: Option<u64>) {
+    match n {
+        Some(n) => push_uint(out, n),
+        None => out.push_str("null"),
+    }
+}
+
+/// Appends `text` as a JSON string, or `null`, as serde_json writes an `Option<&str>`.
+fn push_opt_json_string(out: &mut String, text: Option<&str>) {
+    match text {
+        Some(text) => push_json_string(out, text),
+        None => out.push_str("null"),
+    }
+}
+
 /// Appends `value` as compact JSON, serialised first into `scratch` (a buffer the caller keeps).
 fn push_json<T: Serialize + ?Sized>(out: &mut String, scratch: &mut Vec<u8>, value: &T) {
     scratch.clear();
@@ -657,25 +677,25 @@ impl SnapshotText<'_> {
         let mut out = String::with_capacity(self.view.len() + self.legal_actions.len() + 256);
         let mut scratch = Vec::with_capacity(128);
         out.push_str(r#"{"type":"snapshot","game":"#);
-        push_json(&mut out, &mut scratch, self.game);
+        push_json_string(&mut out, self.game.as_str());
         out.push_str(r#","catalog_id":"#);
-        push_json(&mut out, &mut scratch, self.catalog_id);
+        push_json_string(&mut out, self.catalog_id);
         out.push_str(r#","version":"#);
-        push_json(&mut out, &mut scratch, &self.version);
+        push_uint(&mut out, self.version);
         out.push_str(r#","seat":"#);
-        push_json(&mut out, &mut scratch, &self.seat);
+        push_opt_uint(&mut out, self.seat.map(|s| u64::from(s.0)));
         out.push_str(r#","seats":"#);
         push_json(&mut out, &mut scratch, self.seats);
         out.push_str(r#","view":"#);
         out.push_str(self.view);
         out.push_str(r#","to_act":"#);
-        push_json(&mut out, &mut scratch, self.to_act);
+        push_seats(&mut out, self.to_act);
         out.push_str(r#","legal_actions":"#);
         out.push_str(self.legal_actions);
         out.push_str(r#","seed_commitment":"#);
-        push_json(&mut out, &mut scratch, self.seed_commitment);
+        push_json_string(&mut out, self.seed_commitment);
         out.push_str(r#","seed":"#);
-        push_json(&mut out, &mut scratch, &self.seed);
+        push_opt_json_string(&mut out, self.seed.as_deref());
         out.push_str(r#","outcome":"#);
         push_json(&mut out, &mut scratch, &self.outcome);
         if let Some(clock) = &self.clock {
@@ -692,10 +712,7 @@ impl SnapshotText<'_> {
 pub fn ack_text(req: Option<u64>, game: &GameId, version: u64) -> crate::outbox::Frame {
     let mut out = String::with_capacity(64 + game.as_str().len());
     out.push_str(r#"{"type":"ack","req":"#);
-    match req {
-        Some(req) => push_uint(&mut out, req),
-        None => out.push_str("null"),
-    }
+    push_opt_uint(&mut out, req);
     out.push_str(r#","game":"#);
     push_json_string(&mut out, game.as_str());
     out.push_str(r#","version":"#);
