@@ -567,6 +567,36 @@ pub struct DiffMemo {
     pair_entries: Vec<usize>,
     /// A view's entries, reused.
     entries_buf: Vec<usize>,
+    /// The last view diffed part by part in this action, as what its patch was made of (see
+    /// [`PartPairs`]), and that patch: a viewer whose views pair the same parts gets it copied.
+    last: PartPairs,
+    last_patch: String,
+}
+
+/// What a patch between two views given as parts is made of: for each part, `None` if the old
+/// and new are the same [`Arc`] (it adds nothing), else the ids of the two (the pair's entries in
+/// [`DiffMemo::pairs`]). Two views with the same pairs have the same patch: each part adds its
+/// pair's entries, and the entries are put in key order. Empty when there is no last view (none
+/// yet in this action, or it was joined and diffed whole).
+#[derive(Debug, Default)]
+struct PartPairs(Vec<Option<(u64, u64)>>);
+
+impl PartPairs {
+    fn pair(old: &Arc<ViewText>, new: &Arc<ViewText>) -> Option<(u64, u64)> {
+        (!Arc::ptr_eq(old, new)).then_some((old.id, new.id))
+    }
+
+    /// Whether `old` → `new` pairs the parts these pairs name.
+    fn same(&self, old: &ViewParts, new: &ViewParts) -> bool {
+        !self.0.is_empty()
+            && self.0.len() == new.parts.len()
+            && self.0.iter().zip(old.parts.iter().zip(&new.parts)).all(|(pair, (o, n))| *pair == Self::pair(o, n))
+    }
+
+    fn set(&mut self, old: &ViewParts, new: &ViewParts) {
+        self.0.clear();
+        self.0.extend(old.parts.iter().zip(&new.parts).map(|(o, n)| Self::pair(o, n)));
+    }
 }
 
 /// Two parts' ids (old, new) and the run of their changed members' entries in
@@ -588,9 +618,13 @@ impl DiffMemo {
         self.used = 0;
         self.pairs.clear();
         self.pair_entries.clear();
+        self.last.0.clear();
         // Buffers of an unusually large action are not kept.
         if self.entries.iter().any(|e| e.capacity() > MAX_KEPT_ENTRY) {
             self.entries.clear();
+        }
+        if self.last_patch.capacity() > MAX_KEPT_ENTRY {
+            self.last_patch = String::new();
         }
     }
 
@@ -636,9 +670,17 @@ pub fn diff_parts_memo(old: &ViewParts, new: &ViewParts, memo: &mut DiffMemo) ->
 pub fn diff_parts_memo_into(old: &ViewParts, new: &ViewParts, memo: &mut DiffMemo, patch: &mut String) {
     patch.clear();
     if old.parts.len() != new.parts.len() {
+        memo.last.0.clear();
         patch.push_str(&diff_texts_memo(&old.join(), &new.join(), memo));
         return;
     }
+    // Most viewers of an action pair the same parts as the viewer before them (only the part
+    // that names the viewer differs, and it does not change): they get its patch as it is.
+    if memo.last.same(old, new) {
+        patch.push_str(&memo.last_patch);
+        return;
+    }
+    memo.last.0.clear();
     let mut entries = std::mem::take(&mut memo.entries_buf);
     entries.clear();
     for (o, n) in old.parts.iter().zip(&new.parts) {
@@ -669,6 +711,9 @@ pub fn diff_parts_memo_into(old: &ViewParts, new: &ViewParts, memo: &mut DiffMem
     entries.sort_by(|a, b| memo.used()[*a].key.cmp(&memo.used()[*b].key));
     memo.write_patch(&entries, patch);
     memo.entries_buf = entries;
+    memo.last.set(old, new);
+    memo.last_patch.clear();
+    memo.last_patch.push_str(patch);
 }
 
 /// The memo entries, in key order, of the top-level members that differ between two objects
@@ -1894,6 +1939,51 @@ mod tests {
             diff_texts_memo(&ViewText::new(o.into()), &ViewText::new(n.into()), &mut memo),
             serde_json::to_string(&json_patch::diff(&parse(o), &parse(n))).unwrap()
         );
+    }
+
+    /// A viewer whose views pair the same parts as the last viewer's (its own unchanged part
+    /// aside) gets that viewer's patch copied; a viewer pairing any other part, or changing a
+    /// part the last viewer kept, or whose views are joined whole, is diffed; and nothing is
+    /// carried past `clear`. Every patch is `json_patch::diff`'s.
+    #[test]
+    fn a_viewer_pairing_the_last_viewers_parts_gets_its_patch() {
+        let part = |text: String| Arc::new(ViewText::new(text));
+        let view = |parts: &[&Arc<ViewText>]| ViewParts::new(parts.iter().map(|p| Arc::clone(p)));
+        let head = |n: u8| part(format!(r#"{{"viewer":{n}}}"#));
+        let (board, board2) = (part(r#"{"board":[1,2]}"#.into()), part(r#"{"board":[1,3]}"#.into()));
+        let (hand, hand2, hand3) =
+            (part(r#"{"hand":[5]}"#.into()), part(r#"{"hand":[]}"#.into()), part(r#"{"hand":[6]}"#.into()));
+        let (h0, h1, h2) = (head(0), head(1), head(2));
+        let mut memo = DiffMemo::default();
+        let diff = |old: &ViewParts, new: &ViewParts, memo: &mut DiffMemo, copied: bool| {
+            assert_eq!(memo.last.same(old, new), copied, "{old:?} -> {new:?}");
+            let patch = diff_parts_memo(old, new, memo);
+            let (o, n) = (parse(old.join().as_str()), parse(new.join().as_str()));
+            assert_eq!(patch, serde_json::to_string(&json_patch::diff(&o, &n)).unwrap(), "{o} -> {n}");
+            patch
+        };
+        let first = diff(&view(&[&h0, &board, &hand]), &view(&[&h0, &board2, &hand2]), &mut memo, false);
+        assert_eq!(first, r#"[{"op":"replace","path":"/board/1","value":3},{"op":"remove","path":"/hand/0"}]"#);
+        let second = diff(&view(&[&h1, &board, &hand]), &view(&[&h1, &board2, &hand2]), &mut memo, true);
+        assert_eq!(second, first);
+        // The hand kept (the same part before and after), where the last viewer's changed.
+        let kept = diff(&view(&[&h1, &board, &hand]), &view(&[&h1, &board2, &hand]), &mut memo, false);
+        assert_eq!(kept, r#"[{"op":"replace","path":"/board/1","value":3}]"#);
+        // Another hand; then the head changing where the last viewer's was kept.
+        diff(&view(&[&h0, &board, &hand]), &view(&[&h0, &board2, &hand3]), &mut memo, false);
+        diff(&view(&[&h1, &board, &hand]), &view(&[&h2, &board2, &hand3]), &mut memo, false);
+        diff(&view(&[&h2, &board, &hand]), &view(&[&h1, &board2, &hand3]), &mut memo, false);
+        // Joined whole (the parts do not line up): no view to copy from after it.
+        diff(
+            &ViewParts::whole(ViewText::new(r#"{"viewer":1,"board":[1,2],"hand":[5]}"#.into())),
+            &view(&[&h1, &board2, &hand3]),
+            &mut memo,
+            false,
+        );
+        diff(&view(&[&h1, &board, &hand]), &view(&[&h1, &board2, &hand3]), &mut memo, false);
+        diff(&view(&[&h0, &board, &hand]), &view(&[&h0, &board2, &hand3]), &mut memo, true);
+        memo.clear();
+        diff(&view(&[&h0, &board, &hand]), &view(&[&h0, &board2, &hand3]), &mut memo, false);
     }
 
     #[test]
