@@ -341,8 +341,15 @@ pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer], memo: &mut V
         std::mem::swap(&mut memo.discards, &mut memo.last_discards);
         memo.discards.clear();
     }
-    // Whoever laid no card face down sees the discard as a spectator does.
-    let laid_face_down = |viewer: Viewer| game.discard.iter().any(|d| d.face_down_by.is_some_and(|by| viewer.is(by)));
+    // Whoever laid no card face down sees the discard as a spectator does. The seats that did
+    // are found in one pass over the pile, not one per viewer.
+    let mut laid: Vec<Seat> = Vec::new();
+    for by in game.discard.iter().filter_map(|d| d.face_down_by) {
+        if !laid.contains(&by) {
+            laid.push(by);
+        }
+    }
+    let laid_face_down = |viewer: Viewer| laid.iter().any(|by| viewer.is(*by));
     let mut discard_for = |viewer: Viewer| {
         let seen_as = if laid_face_down(viewer) { viewer } else { Viewer::Spectator };
         if let Some((_, text)) = memo.discards.iter().find(|(v, _)| *v == seen_as) {
