@@ -67,14 +67,45 @@ pub struct DynEvent {
     pub audience: Audience,
     /// The event as the engine reports it, as compact JSON text written straight from the typed
     /// event (no `Value` built: each object's members come in the event's own order).
-    pub data: Box<RawValue>,
+    pub data: EventJson,
     /// The event as a sentence.
     pub text: String,
 }
 
 impl PartialEq for DynEvent {
     fn eq(&self, other: &DynEvent) -> bool {
-        self.audience == other.audience && self.data.get() == other.data.get() && self.text == other.text
+        self.audience == other.audience && self.data == other.data && self.text == other.text
+    }
+}
+
+/// An event's compact JSON text: serde's text of the typed event, or the same bytes written by
+/// its engine ([`GameEvent::write_json`]). Unlike a `RawValue`, it is made without reading the
+/// text again: serde_json makes a `RawValue` from text only by parsing it, which cost more than
+/// writing the event through serde.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventJson(Box<str>);
+
+impl EventJson {
+    /// `value`'s compact JSON, written by serde.
+    #[must_use]
+    pub fn of<T: Serialize + ?Sized>(value: &T) -> EventJson {
+        // Plain data: serialisation cannot fail.
+        EventJson(serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned()).into_boxed_str())
+    }
+
+    /// The text.
+    #[must_use]
+    pub fn get(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Serialize for EventJson {
+    /// Into another value through serde (the tables copy the text into their messages instead):
+    /// as the JSON the text is, read once here.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let raw: &RawValue = serde_json::from_str(&self.0).map_err(serde::ser::Error::custom)?;
+        raw.serialize(serializer)
     }
 }
 
@@ -158,13 +189,19 @@ impl Clone for Box<dyn DynGame> {
 fn dyn_events<E: GameEvent>(events: Vec<crate::game::Event<E>>, names: &SeatNames) -> Vec<DynEvent> {
     events
         .into_iter()
-        .map(|e| DynEvent {
-            text: e.event.describe(names),
-            // Plain data: serialisation cannot fail.
-            data: serde_json::value::to_raw_value(&e.event).unwrap_or_else(|_| null()),
-            audience: e.audience,
-        })
+        .map(|e| DynEvent { text: e.event.describe(names), data: event_json(&e.event), audience: e.audience })
         .collect()
+}
+
+/// `event`'s JSON: as its engine writes it by hand ([`GameEvent::write_json`]), or through serde.
+fn event_json<E: GameEvent>(event: &E) -> EventJson {
+    // Room for a common event's text (a kind and a few numbers), so that it is not grown
+    // step by step.
+    let mut text = String::with_capacity(96);
+    if event.write_json(&mut text) {
+        return EventJson(text.into_boxed_str());
+    }
+    EventJson::of(event)
 }
 
 fn malformed(e: serde_json::Error) -> RuleError {
@@ -183,10 +220,6 @@ fn read_exact<G: Game>(action: &Value) -> Result<G::Action, RuleError> {
         });
     }
     Ok(parsed)
-}
-
-fn null() -> Box<RawValue> {
-    RawValue::from_string("null".to_string()).expect("null is JSON")
 }
 
 /// Wraps a typed game as a [`DynGame`].

@@ -182,6 +182,15 @@ macro_rules! validated_state {
 pub trait GameEvent: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync {
     /// The event as a sentence, with seats named by `names`.
     fn describe(&self, names: &SeatNames) -> String;
+
+    /// Appends the event's JSON to `out`, the very text `serde_json::to_string` writes for it,
+    /// and returns `true`; or writes nothing and returns `false`, and the event goes through
+    /// serde. A live table writes every event of every action: an engine may write its common
+    /// ones by hand (and must test that the bytes are serde's: they are sent as they are).
+    fn write_json(&self, out: &mut String) -> bool {
+        let _ = out;
+        false
+    }
 }
 
 /// Who may see an event.

@@ -26,7 +26,7 @@ pub mod testing;
 pub mod view_diff;
 
 pub use bot::RandomBot;
-pub use dynamic::{Descriptor, DynEvent, DynGame, GameDescriptor, GameInfo, OptionKind, OptionSpec};
+pub use dynamic::{Descriptor, DynEvent, DynGame, EventJson, GameDescriptor, GameInfo, OptionKind, OptionSpec};
 pub use game::{Audience, Event, Game, GameEvent, InvalidState, Outcome, RuleError, ScoreLine, SetupError};
 pub use hash::{state_hash, StateHash};
 pub use log::{GameLog, LogEntry, ReplayError, ReplayReport};

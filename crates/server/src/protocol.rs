@@ -6,7 +6,7 @@ use crate::error::ApiError;
 use crate::ids::{GameId, LobbyId};
 use crate::store::Account;
 use game_core::view_diff::{needs_no_escape, push_json_string, push_uint};
-use game_core::{Audience, DynEvent, Outcome, Seat, Viewer};
+use game_core::{Audience, DynEvent, EventJson, Outcome, Seat, Viewer};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -284,7 +284,7 @@ pub struct EventOut {
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct EventRef<'a> {
     /// The event as the engine reports it.
-    pub data: &'a RawValue,
+    pub data: &'a EventJson,
     /// The event as a sentence.
     pub text: &'a str,
     /// Whether only some seats see it.
@@ -741,7 +741,7 @@ mod tests {
 
     #[test]
     fn an_event_list_is_written_as_serde_writes_it() {
-        let data = serde_json::value::to_raw_value(&serde_json::json!({"type": "picked", "seat": 2})).unwrap();
+        let data = EventJson::of(&serde_json::json!({"type": "picked", "seat": 2}));
         let events = [
             EventRef { data: &data, text: "load2 took \"Teutonic\" Knights\n\u{1}é", private: false },
             EventRef { data: &data, text: "", private: true },
@@ -889,12 +889,12 @@ mod tests {
     fn two_events() -> [DynEvent; 2] {
         [
             DynEvent {
-                data: RawValue::from_string(r#"{"drew":3}"#.into()).unwrap(),
+                data: EventJson::of(&serde_json::json!({"drew": 3})),
                 text: "Ana drew".into(),
                 audience: Audience::All,
             },
             DynEvent {
-                data: RawValue::from_string(r#"{"card":7}"#.into()).unwrap(),
+                data: EventJson::of(&serde_json::json!({"card": 7})),
                 text: "Ana saw \"7\"".into(),
                 audience: Audience::Only(vec![game_core::Seat(0)]),
             },
