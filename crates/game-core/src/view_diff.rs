@@ -1039,6 +1039,19 @@ pub fn push_uint(out: &mut String, n: u64) {
     }
 }
 
+/// Appends `numbers` as a JSON array, each as [`push_uint`] writes it (as serde_json writes a
+/// list of unsigned integers: seats, cards, counts).
+pub fn push_uints(out: &mut String, numbers: impl IntoIterator<Item = u64>) {
+    out.push('[');
+    for (i, n) in numbers.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push_uint(out, n);
+    }
+    out.push(']');
+}
+
 /// [`push_uint`] into bytes (a state's canonical JSON, which is hashed as bytes).
 pub fn push_uint_bytes(out: &mut Vec<u8>, n: u64) {
     out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());

@@ -2,7 +2,7 @@
 
 use crate::card::Card;
 use crate::state::{EndReason, SetupHand};
-use game_core::view_diff::push_uint;
+use game_core::view_diff::{push_uint, push_uints};
 use game_core::{GameEvent, Seat, SeatNames};
 use serde::{Deserialize, Serialize};
 
@@ -197,14 +197,14 @@ fn flag(out: &mut String, name: &str, value: bool) {
 /// A member whose value is an array of numbers.
 fn numbers(out: &mut String, name: &str, items: impl Iterator<Item = u8>) {
     key(out, name);
-    out.push('[');
-    for (i, n) in items.enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        push_uint(out, u64::from(n));
-    }
-    out.push(']');
+    push_uints(out, items.map(u64::from));
+}
+
+/// The whole of an event of `kind` made of a seat and a card.
+fn seat_card(out: &mut String, kind: &str, seat: Seat, card: Card) {
+    open(out, kind);
+    number(out, "seat", seat.0);
+    number(out, "card", card.0);
 }
 
 fn list(cards: &[Card]) -> String {
@@ -301,11 +301,7 @@ impl GameEvent for Event {
                 number(out, "seat", seat.0);
                 flag(out, "automatic", *automatic);
             }
-            Event::Placed { seat, card } => {
-                open(out, "placed");
-                number(out, "seat", seat.0);
-                number(out, "card", card.0);
-            }
+            Event::Placed { seat, card } => seat_card(out, "placed", *seat, *card),
             Event::Destroyed { seat, enemy, owner, card } => {
                 open(out, "destroyed");
                 number(out, "seat", seat.0);
@@ -320,11 +316,7 @@ impl GameEvent for Event {
                 number(out, "from", from.0);
                 number(out, "card", card.0);
             }
-            Event::NoTarget { seat, card } => {
-                open(out, "no_target");
-                number(out, "seat", seat.0);
-                number(out, "card", card.0);
-            }
+            Event::NoTarget { seat, card } => seat_card(out, "no_target", *seat, *card),
             Event::AllyDrew { seat, ally, count } => {
                 open(out, "ally_drew");
                 number(out, "seat", seat.0);
@@ -336,31 +328,15 @@ impl GameEvent for Event {
                 number(out, "seat", seat.0);
                 numbers(out, "cards", cards.iter().map(|c| c.0));
             }
-            Event::AllyKept { seat, card } => {
-                open(out, "ally_kept");
-                number(out, "seat", seat.0);
-                number(out, "card", card.0);
-            }
-            Event::AllyDiscarded { seat, card } => {
-                open(out, "ally_discarded");
-                number(out, "seat", seat.0);
-                number(out, "card", card.0);
-            }
-            Event::AllySingle { seat, card } => {
-                open(out, "ally_single");
-                number(out, "seat", seat.0);
-                number(out, "card", card.0);
-            }
+            Event::AllyKept { seat, card } => seat_card(out, "ally_kept", *seat, *card),
+            Event::AllyDiscarded { seat, card } => seat_card(out, "ally_discarded", *seat, *card),
+            Event::AllySingle { seat, card } => seat_card(out, "ally_single", *seat, *card),
             Event::PowerDrawers { seats, power } => {
                 open(out, "power_drawers");
                 numbers(out, "seats", seats.iter().map(|s| s.0));
                 number(out, "power", *power);
             }
-            Event::PowerDraw { seat, card } => {
-                open(out, "power_draw");
-                number(out, "seat", seat.0);
-                number(out, "card", card.0);
-            }
+            Event::PowerDraw { seat, card } => seat_card(out, "power_draw", *seat, *card),
             Event::PowerDrawEmpty { seat } => {
                 open(out, "power_draw_empty");
                 number(out, "seat", seat.0);

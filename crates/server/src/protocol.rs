@@ -5,7 +5,7 @@
 use crate::error::ApiError;
 use crate::ids::{GameId, LobbyId};
 use crate::store::Account;
-use game_core::view_diff::{needs_no_escape, push_json_string, push_uint};
+use game_core::view_diff::{needs_no_escape, push_json_string, push_uint, push_uints};
 use game_core::{Audience, DynEvent, EventJson, Outcome, Seat, Viewer};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -605,14 +605,7 @@ impl PatchFrames {
 
 /// Appends `seats` as serde_json writes them: an array of numbers.
 fn push_seats(out: &mut String, seats: &[Seat]) {
-    out.push('[');
-    for (i, s) in seats.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        push_uint(out, u64::from(s.0));
-    }
-    out.push(']');
+    push_uints(out, seats.iter().map(|s| u64::from(s.0)));
 }
 
 /// Appends `n`, or `null`, as serde_json writes an `Option<u64>`.
