@@ -165,6 +165,15 @@ pub trait DynGame: Send + Sync {
         viewers: &[Viewer],
         cache: &mut crate::view_diff::ViewCache,
     ) -> Vec<crate::view_diff::ViewParts>;
+    /// See [`crate::Game::writes_patches`].
+    fn writes_patches(&self) -> bool;
+    /// See [`crate::Game::view_patches`].
+    fn view_patches(
+        &self,
+        viewers: &[Viewer],
+        cache: &mut crate::view_diff::ViewCache,
+        patches: &mut Vec<String>,
+    ) -> bool;
     /// The result, once the game is over.
     fn outcome(&self) -> Option<Outcome>;
     /// The hash of the full state.
@@ -297,6 +306,19 @@ impl<G: Game> DynGame for Wrapped<G> {
         cache: &mut crate::view_diff::ViewCache,
     ) -> Vec<crate::view_diff::ViewParts> {
         self.0.view_texts(viewers, cache)
+    }
+
+    fn writes_patches(&self) -> bool {
+        self.0.writes_patches()
+    }
+
+    fn view_patches(
+        &self,
+        viewers: &[Viewer],
+        cache: &mut crate::view_diff::ViewCache,
+        patches: &mut Vec<String>,
+    ) -> bool {
+        self.0.view_patches(viewers, cache, patches)
     }
 
     fn outcome(&self) -> Option<Outcome> {

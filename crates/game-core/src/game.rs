@@ -99,12 +99,40 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
         viewers.iter().map(|viewer| crate::view_diff::ViewParts::whole(self.view_text(*viewer))).collect()
     }
 
+    /// Whether this engine writes its viewers' patches itself ([`Game::view_patches`]).
+    fn writes_patches(&self) -> bool {
+        false
+    }
+
+    /// For an engine that [`Game::writes_patches`]: each viewer's RFC 6902 patch (its compact
+    /// JSON text), in the order of `viewers`, from its view at the previous call with this
+    /// `cache` to its view now, written from what changed in the state, with no view written;
+    /// put into `patches` (cleared first, one per viewer). Each patch must be exactly what
+    /// `json_patch::diff` gives between the two views as `Value`s (`check_view_patches`
+    /// checks every viewer at every step). Each call makes now what the next call patches
+    /// from, for every viewer, whichever viewers it was asked for. False, with nothing
+    /// written, at the first call with a `cache` (there is nothing to patch from yet) and
+    /// always by default. As with [`Game::write_canonical`], a `cache` is only ever used with
+    /// the states of one game.
+    fn view_patches(
+        &self,
+        viewers: &[Viewer],
+        cache: &mut crate::view_diff::ViewCache,
+        patches: &mut Vec<String>,
+    ) -> bool {
+        let _ = (viewers, cache);
+        patches.clear();
+        false
+    }
+
     /// Appends the state's canonical JSON to `out`: exactly what `serde_json::to_writer` writes
     /// for it (the bytes [`crate::hash::state_hash`] hashes), which the default does. A live
     /// table hashes its state after every action, and most of a state does not change from one
     /// action to the next: an engine may keep in `cache` the JSON of members it wrote, with
     /// exactly the values it wrote them from, and copy it while they are unchanged (the same
     /// rules as for [`Game::view_texts`]; `check_view_patches` compares the two at every step).
+    /// A `cache` is only ever used with the states of one game (a table makes its own afresh
+    /// when it reloads its game), so what no rule changes after setup need not be compared.
     fn write_canonical(&self, out: &mut Vec<u8>, cache: &mut crate::view_diff::ViewCache) {
         let _ = cache;
         // Writing into a Vec cannot fail, and game states serialise.

@@ -1018,6 +1018,41 @@ impl PatchOps {
     }
 }
 
+impl MemberOps {
+    /// The operations of the top-level member `key` going from the JSON value `old` to the JSON
+    /// value `new` (both compact, as `serde_json` writes them), as [`diff_text`] finds them
+    /// between two objects that differ in that member only: for a member an engine does not
+    /// work out by hand (one that seldom changes).
+    #[must_use]
+    pub fn diffed(key: &'static str, old: &str, new: &str) -> MemberOps {
+        let (old, new) = (ViewText::new(old.to_owned()), ViewText::new(new.to_owned()));
+        let mut ops = Ops::default();
+        ops.push_key(key);
+        diff_at(Doc { view: &old }, 0, old.text.len(), Doc { view: &new }, 0, new.text.len(), &mut ops);
+        MemberOps { key, ops: ops.out }
+    }
+}
+
+/// Writes into `patch` (emptied first) the patch made of these members' operations (given in
+/// groups, in any order): what `json_patch::diff` gives between two objects whose top-level
+/// members changed by exactly these (each key once), as it walks the object's keys in sorted
+/// order. For an engine that writes its viewers' patches itself ([`crate::Game::view_patches`]).
+pub fn write_members_patch(groups: &[&[MemberOps]], patch: &mut String) {
+    let mut members: smallvec::SmallVec<[&MemberOps; 24]> = groups.iter().flat_map(|g| g.iter()).collect();
+    members.sort_unstable_by_key(|m| m.key);
+    patch.clear();
+    patch.push('[');
+    let mut first = true;
+    for member in members.iter().filter(|m| !m.ops.is_empty()) {
+        if !first {
+            patch.push(',');
+        }
+        first = false;
+        patch.push_str(&member.ops);
+    }
+    patch.push(']');
+}
+
 /// Writes the integer `n` as JSON (as `serde_json` writes it).
 pub fn push_int(out: &mut String, n: i64) {
     if n < 0 {
@@ -1565,6 +1600,11 @@ pub fn check_view_patches(descriptor: &dyn GameDescriptor, players: usize, optio
         let mut cache = ViewCache::default();
         let mut kept = game.view_texts(&viewers, &mut cache);
         let mut hash_cache = ViewCache::default();
+        // An engine that writes its patches itself: its memo too, first filled with no patch.
+        let mut patch_cache = ViewCache::default();
+        let mut written = Vec::new();
+        let writes = game.writes_patches();
+        assert!(!game.view_patches(&viewers, &mut patch_cache, &mut written), "{id}: a patch with nothing before");
         // The diff memos too, cleared before each action's viewers (their buffers are reused).
         let (mut memo, mut whole_memo) = (DiffMemo::default(), DiffMemo::default());
         let mut step = 0;
@@ -1586,6 +1626,15 @@ pub fn check_view_patches(descriptor: &dyn GameDescriptor, players: usize, optio
                 game.state_hash(),
                 "{id} seed {seed} step {step}: the state hash written with the memo differs"
             );
+            // As a table asks: every viewer, or only those watched (a third of the steps, one
+            // viewer fewer): the patches of the next step are from this step's views all the same.
+            let asked: Vec<Viewer> = match step % 3 {
+                0 => viewers.iter().copied().skip(1 + step % viewers.len().max(1)).collect(),
+                _ => viewers.clone(),
+            };
+            let engine_wrote = game.view_patches(&asked, &mut patch_cache, &mut written);
+            assert_eq!(engine_wrote, writes, "{id} seed {seed} step {step}: view_patches");
+            assert_eq!(written.len(), if writes { asked.len() } else { 0 }, "{id} seed {seed} step {step}: patches");
             memo.clear();
             whole_memo.clear();
             let all = game.view_texts(&viewers, &mut cache);
@@ -1628,6 +1677,13 @@ pub fn check_view_patches(descriptor: &dyn GameDescriptor, players: usize, optio
                         Some(patch),
                         serde_json::to_string(&fast).ok(),
                         "{id} seed {seed} step {step} {viewer:?}: the shared diff ({how}) differs"
+                    );
+                }
+                if let Some(at) = asked.iter().position(|v| v == viewer).filter(|_| writes) {
+                    assert_eq!(
+                        serde_json::to_string(&fast).ok().as_ref(),
+                        written.get(at),
+                        "{id} seed {seed} step {step} {viewer:?}: the engine's own patch differs"
                     );
                 }
                 let mut patched = old;

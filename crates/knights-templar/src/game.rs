@@ -60,6 +60,14 @@ impl game_core::Game for KnightsTemplar {
         view::view_texts(self, viewers, cache.get())
     }
 
+    fn writes_patches(&self) -> bool {
+        true
+    }
+
+    fn view_patches(&self, viewers: &[Viewer], cache: &mut ViewCache, patches: &mut Vec<String>) -> bool {
+        crate::view::view_patches(self, viewers, cache.get(), patches)
+    }
+
     fn write_canonical(&self, out: &mut Vec<u8>, cache: &mut ViewCache) {
         crate::canonical::write(self, out, cache.get());
     }

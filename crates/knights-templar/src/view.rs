@@ -5,7 +5,7 @@
 use crate::card::{Card, CardType};
 use crate::state::{Discard, EndReason, KnightsTemplar, Pending, SetupDraw, Stage};
 use crate::{rules, score};
-use game_core::view_diff::{push_int, MemberOps, PatchOps, ViewParts, ViewText};
+use game_core::view_diff::{push_int, write_members_patch, MemberOps, PatchOps, ViewParts, ViewText};
 use game_core::{BySeat, GameRng, Outcome, ScoreLine, Seat, Viewer};
 use serde::{Serialize, Serializer};
 use std::borrow::Cow;
@@ -420,6 +420,161 @@ pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer], memo: &mut V
         texts.push(ViewParts::new(parts));
     }
     texts
+}
+
+/// Each of `viewers`' patch from the view it was shown at the last call with `memo` to its view
+/// now (see `game_core::Game::view_patches`), written from what changed in the state: no view
+/// text is written, none is kept, and nothing is compared as text. Every member's operations
+/// are those the parts of [`view_texts`] carry ([`board_ops`], [`discard_ops`],
+/// [`pending_ops`]); the members after the decision, which seldom change, are diffed as text.
+/// Most viewers see the same change (only a face-down card or an Ally choice's cards differ
+/// between them): their patch is written once and copied.
+pub(crate) fn view_patches(
+    game: &KnightsTemplar,
+    viewers: &[Viewer],
+    memo: &mut PatchMemo,
+    patches: &mut Vec<String>,
+) -> bool {
+    let totals = game.score_totals();
+    let outcome = score::outcome(game);
+    let others = lean_pending(game, Viewer::Spectator);
+    let resolver = match &game.pending {
+        Pending::AllyChoice { resolver, .. } => Some((*resolver, lean_pending(game, Viewer::Seat(*resolver)))),
+        _ => None,
+    };
+    let Some(shown) = memo.shown.as_mut().filter(|shown| shown.board.players == game.players) else {
+        memo.shown = Some(Shown {
+            board: BoardInputs::of(game, totals),
+            discard: game.discard.clone(),
+            others,
+            resolver,
+            power_queue: game.power_queue.clone(),
+            setup_draws: game.setup_draws.clone(),
+            end: game.end,
+            outcome,
+        });
+        patches.clear();
+        return false;
+    };
+    // The members every viewer sees alike: the board, and those after the decision.
+    let mut shared = Vec::new();
+    if !shown.board.matches(game, &totals) {
+        let mut board = match memo.spare.take() {
+            Some(mut spare) => {
+                spare.refill(game, totals);
+                spare
+            }
+            None => BoardInputs::of(game, totals),
+        };
+        shared = board_ops(&shown.board, &board);
+        std::mem::swap(&mut shown.board, &mut board);
+        memo.spare = Some(board);
+    }
+    if shown.power_queue != game.power_queue {
+        let mut ops = PatchOps::default();
+        ops.member("power_queue");
+        ops.items(
+            &shown.power_queue,
+            &game.power_queue,
+            |ops, _, n| ops.replace(|out| push_number(out, n.0)),
+            |out, n| push_number(out, n.0),
+        );
+        shared.extend(ops.finish());
+        shown.power_queue.clone_from(&game.power_queue);
+    }
+    // The setup draws are written at setup and never change (nothing but `setup` writes them,
+    // and a table's memo is of one game): not compared every action (their ~80 cards cost a
+    // third of this function). The tests' check of every patch compares them.
+    debug_assert_eq!(shown.setup_draws, game.setup_draws, "the setup draws changed after setup");
+    if shown.end != game.end {
+        shared.push(diffed("end", &shown.end, &game.end));
+        shown.end = game.end;
+    }
+    if shown.outcome != outcome {
+        shared.push(diffed("outcome", &shown.outcome, &outcome));
+        shown.outcome = outcome;
+    }
+    // The discard pile and the decision, as most viewers see them (as a spectator does), and
+    // for a viewer who sees them otherwise (who laid a card face down in the pile before or
+    // after, an Ally choice's resolver before or after), as that viewer does.
+    let discard_changed = shown.discard != game.discard;
+    let mut apart = 0u64;
+    if discard_changed {
+        for by in shown.discard.iter().chain(&game.discard).filter_map(|d| d.face_down_by) {
+            apart |= 1 << (by.0 % 64);
+        }
+    }
+    for (seat, _) in shown.resolver.iter().chain(&resolver) {
+        apart |= 1 << (seat.0 % 64);
+    }
+    patches.resize_with(viewers.len(), String::new);
+    let mut common: Option<usize> = None;
+    for (i, &viewer) in viewers.iter().enumerate() {
+        let seen_as = match viewer {
+            Viewer::Seat(seat) if apart & (1 << (seat.0 % 64)) != 0 => viewer,
+            _ => Viewer::Spectator,
+        };
+        if seen_as == Viewer::Spectator {
+            if let Some(first) = common {
+                let (done, rest) = patches.split_at_mut(i);
+                rest[0].clone_from(&done[first]);
+                continue;
+            }
+            common = Some(i);
+        }
+        let discard = if discard_changed { discard_ops(&shown.discard, &game.discard, seen_as) } else { Vec::new() };
+        let (old, new) =
+            (pending_for(seen_as, &shown.others, &shown.resolver), pending_for(seen_as, &others, &resolver));
+        let pending = if old == new { Vec::new() } else { pending_ops(old, new) };
+        write_members_patch(&[&shared, &discard, &pending], &mut patches[i]);
+    }
+    if discard_changed {
+        shown.discard.clone_from(&game.discard);
+    }
+    shown.others = others;
+    shown.resolver = resolver;
+    true
+}
+
+/// The decision as `viewer` sees it: `others`, or `resolver`'s own if it is the viewer.
+fn pending_for<'a>(
+    viewer: Viewer,
+    others: &'a LeanPending,
+    resolver: &'a Option<(Seat, LeanPending)>,
+) -> &'a LeanPending {
+    match resolver {
+        Some((seat, theirs)) if viewer.is(*seat) => theirs,
+        _ => others,
+    }
+}
+
+/// The operations of the member `key` from `old` to `new`, diffed as their JSON text.
+fn diffed<T: Serialize>(key: &'static str, old: &T, new: &T) -> MemberOps {
+    let text = |value: &T| serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned());
+    MemberOps::diffed(key, &text(old), &text(new))
+}
+
+/// What [`view_patches`] showed the viewers last: the inputs of every member that can change
+/// (the viewer's own member and the number of players never do).
+#[derive(Default)]
+pub(crate) struct PatchMemo {
+    shown: Option<Shown>,
+    /// The board's inputs before `shown`'s, to be filled again for the next board.
+    spare: Option<BoardInputs>,
+}
+
+struct Shown {
+    board: BoardInputs,
+    discard: Vec<Discard>,
+    /// The decision as everyone but an Ally choice's resolver sees it, and as the resolver does.
+    others: LeanPending,
+    resolver: Option<(Seat, LeanPending)>,
+    power_queue: Vec<Seat>,
+    /// Kept for the debug builds' check that they never change.
+    #[cfg_attr(not(debug_assertions), allow(dead_code))]
+    setup_draws: Vec<SetupDraw>,
+    end: Option<EndReason>,
+    outcome: Option<Outcome>,
 }
 
 /// The decision as `viewer` sees it, as the view writes it: `LeanPending::from(&pending_view(

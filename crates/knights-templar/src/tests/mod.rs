@@ -4,6 +4,7 @@
 mod invariants;
 mod scenarios;
 mod view_json;
+mod view_patches;
 
 use crate::card::Card;
 use crate::state::{Discard, KnightsTemplar, Pending, Stage};

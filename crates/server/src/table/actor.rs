@@ -31,9 +31,8 @@ const NO_ACTIONS: &str = "[]";
 /// One viewer (a seat, or the spectators): its current view, recent messages, subscribers.
 struct ViewerSync {
     viewer: Viewer,
-    /// Its view at the table's version, as the parts of its indexed compact JSON text; `None`
-    /// when it was not kept up to date (nobody watched).
-    view: Option<ViewParts>,
+    /// What it holds of its view at the table's version: what its next patch starts from.
+    held: Held,
     /// The patch messages of recent versions, oldest first.
     history: VecDeque<(u64, Frame)>,
     subscribers: Vec<(ConnId, Outbox)>,
@@ -44,6 +43,23 @@ struct ViewerSync {
     /// The version since which `legal` has not changed: an action sent for any version from
     /// this one on was chosen among the very options the seat has now, so it is not stale.
     legal_since: u64,
+}
+
+/// What the table holds of a viewer's view at its version.
+enum Held {
+    /// Nothing: it was not kept up to date (nobody watched); a subscriber gets a snapshot.
+    Nothing,
+    /// The parts of its indexed compact JSON text, which the next view's parts are diffed with.
+    Parts(ViewParts),
+    /// Nothing, for an engine that writes its viewers' patches itself (`Game::view_patches`):
+    /// its memo holds what every viewer was shown at this version.
+    Engine,
+}
+
+impl Held {
+    fn is_nothing(&self) -> bool {
+        matches!(self, Held::Nothing)
+    }
 }
 
 /// Where a table's actions go (the writer) and where it reloads its game from after a failed
@@ -72,6 +88,12 @@ pub(super) struct Actor {
     view_cache: ViewCache,
     /// The engine's memo of the state JSON it hashed last (see `Game::write_canonical`).
     hash_cache: ViewCache,
+    /// Whether the engine writes its viewers' patches itself (`Game::view_patches`), its memo of
+    /// what they were shown (at this version, for every viewer), and the buffer it writes them
+    /// in, kept from one action to the next.
+    engine_patches: bool,
+    patch_cache: ViewCache,
+    patches: Vec<String>,
     /// The buffers an action's patch messages are written in, kept from one action to the next.
     frames: PatchFrames,
     /// The buffer each viewer's patch is written into, kept from one action to the next.
@@ -114,14 +136,26 @@ impl Actor {
         };
         let kept: Vec<Viewer> = all.iter().copied().filter(keep).collect();
         let mut view_cache = ViewCache::default();
-        let mut views = game.view_texts(&kept, &mut view_cache).into_iter();
+        let engine_patches = game.writes_patches();
+        let mut patch_cache = ViewCache::default();
+        let mut views = if engine_patches {
+            // What the next patches start from: the engine's memo of this version.
+            game.view_patches(&[], &mut patch_cache, &mut Vec::new());
+            Vec::new().into_iter()
+        } else {
+            game.view_texts(&kept, &mut view_cache).into_iter()
+        };
         let viewers = all
             .into_iter()
             .map(|viewer| {
                 let keep = keep(&viewer);
                 ViewerSync {
                     viewer,
-                    view: if keep { views.next() } else { None },
+                    held: match (keep, engine_patches) {
+                        (false, _) => Held::Nothing,
+                        (true, true) => Held::Engine,
+                        (true, false) => views.next().map_or(Held::Nothing, Held::Parts),
+                    },
                     history: VecDeque::new(),
                     subscribers: vec![],
                     keep,
@@ -146,6 +180,9 @@ impl Actor {
             memo: DiffMemo::default(),
             view_cache,
             hash_cache: ViewCache::default(),
+            engine_patches,
+            patch_cache,
+            patches: Vec::new(),
             frames: PatchFrames::default(),
             patch: String::new(),
             watched: Default::default(),
@@ -369,11 +406,14 @@ impl Actor {
         self.game = game;
         self.version = version;
         self.needs_reload = false;
+        // The engine's memos are of one game's states.
+        self.hash_cache = ViewCache::default();
+        self.prime_patches();
         let to_act = self.game.to_act();
         for i in 0..self.viewers.len() {
             let v = &mut self.viewers[i];
             v.history.clear();
-            v.view = None;
+            v.held = Held::Nothing;
             v.legal = match v.viewer {
                 Viewer::Seat(seat) if v.keep && to_act.contains(&seat) => self.game.legal_actions_json(seat).into(),
                 _ => NO_ACTIONS.into(),
@@ -387,6 +427,33 @@ impl Actor {
         }
         self.schedule();
         true
+    }
+
+    /// An engine that writes its patches: its memo made afresh, of the game as it is now (what
+    /// the next patches start from; every viewer then needs a snapshot of it).
+    fn prime_patches(&mut self) {
+        if self.engine_patches {
+            self.patch_cache = ViewCache::default();
+            self.game.view_patches(&[], &mut self.patch_cache, &mut self.patches);
+        }
+    }
+
+    /// Every watched viewer's subscribers sent a snapshot of the game as it is now, as to new
+    /// subscribers: for when the table holds no patch for them (the engine's memo was not of the
+    /// version before, which the table never lets happen).
+    fn resync(&mut self) {
+        tracing::error!(game = %self.info.id, version = self.version, "no patch from the engine: snapshots sent");
+        self.prime_patches();
+        for i in 0..self.viewers.len() {
+            let v = &mut self.viewers[i];
+            v.history.clear();
+            v.held = Held::Nothing;
+            let subscribers = std::mem::take(&mut v.subscribers);
+            let viewer = v.viewer;
+            for (conn, out) in subscribers {
+                self.subscribe(conn, viewer, None, out);
+            }
+        }
     }
 
     /// The legal actions sent to `viewer`: only a seat the game waits for has any.
@@ -437,28 +504,58 @@ impl Actor {
                 who.push(v.viewer);
             } else {
                 // Nobody watches this viewer: skip the work; a later subscriber gets a snapshot.
-                v.view = None;
+                v.held = Held::Nothing;
                 v.history.clear();
             }
         }
-        let views = self.game.view_texts(&who, &mut self.view_cache);
-        for (&i, new_view) in watched.iter().zip(views) {
+        // The engine's own patches (its memo moves to this version even when nobody watches),
+        // or every watched viewer's view written as parts, to be diffed with the parts it holds.
+        let (mut views, mut patches) = (Vec::new().into_iter(), std::mem::take(&mut self.patches));
+        let engine_wrote = if self.engine_patches {
+            self.game.view_patches(&who, &mut self.patch_cache, &mut patches)
+        } else {
+            views = self.game.view_texts(&who, &mut self.view_cache).into_iter();
+            false
+        };
+        if self.engine_patches && !engine_wrote {
+            self.patches = patches;
+            self.frames = frames;
+            self.watched = (watched, who);
+            self.resync();
+            // The action was stored: its mover hears so, after its snapshot.
+            if let Some(answer) = answer {
+                if let Some(out) = answer.out.take() {
+                    out.send(ack_text(answer.req, &self.info.id, version));
+                }
+            }
+            return;
+        }
+        for (k, &i) in watched.iter().enumerate() {
             let viewer = self.viewers[i].viewer;
             let legal = self.legal_actions(viewer, to_act);
             let v = &mut self.viewers[i];
-            let text = v.view.as_ref().map(|old_view| {
-                diff_parts_memo_into(old_view, &new_view, &mut self.memo, &mut self.patch);
-                frames.frame(&self.patch, events, viewer, &legal)
-            });
+            let (text, held) = if engine_wrote {
+                let text = matches!(v.held, Held::Engine).then(|| frames.frame(&patches[k], events, viewer, &legal));
+                (text, Held::Engine)
+            } else {
+                let new_view = views.next().unwrap_or_default();
+                let text = match &v.held {
+                    Held::Parts(old_view) => {
+                        diff_parts_memo_into(old_view, &new_view, &mut self.memo, &mut self.patch);
+                        Some(frames.frame(&self.patch, events, viewer, &legal))
+                    }
+                    Held::Nothing | Held::Engine => None,
+                };
+                (text, Held::Parts(new_view))
+            };
             if v.keep && v.legal != legal {
                 v.legal = legal;
                 v.legal_since = self.version;
             }
+            v.held = held;
             let Some(text) = text else {
-                v.view = Some(new_view);
                 continue;
             };
-            v.view = Some(new_view);
             v.history.push_back((self.version, text.clone()));
             if v.history.len() > HISTORY {
                 v.history.pop_front();
@@ -477,6 +574,7 @@ impl Actor {
             }
         }
         self.frames = frames;
+        self.patches = patches;
         self.watched = (watched, who);
     }
 
@@ -487,7 +585,7 @@ impl Actor {
         let Some(index) = self.viewers.iter().position(|v| v.viewer == viewer) else { return };
         let version = self.version;
         let v = &self.viewers[index];
-        let resumable = v.view.is_some()
+        let resumable = !v.held.is_nothing()
             && last_version.is_some_and(|last| {
                 last == version || (last < version && v.history.front().is_some_and(|(first, _)| *first <= last + 1))
             });
@@ -497,9 +595,11 @@ impl Actor {
             }
             let _ = out.send(ServerMsg::Resumed { game: &self.info.id, version, clock: self.clock() }.to_text());
         } else {
-            let parts = match &v.view {
-                Some(view) => view.clone(),
-                None => self.game.view_texts(&[viewer], &mut self.view_cache).pop().unwrap_or_default(),
+            let parts = match &v.held {
+                Held::Parts(view) => view.clone(),
+                Held::Nothing | Held::Engine => {
+                    self.game.view_texts(&[viewer], &mut self.view_cache).pop().unwrap_or_default()
+                }
             };
             // The view goes out as the engine wrote it (its parts joined, each object's members
             // in the order of the engine's types), with nothing read or written again. Patches
@@ -528,10 +628,10 @@ impl Actor {
             .to_text();
             let _ = out.send(snapshot);
             let v = &mut self.viewers[index];
-            if v.view.is_none() {
+            if v.held.is_nothing() {
                 // History from before was kept against no view: start afresh from this one.
                 v.history.clear();
-                v.view = Some(parts);
+                v.held = if self.engine_patches { Held::Engine } else { Held::Parts(parts) };
             }
         }
         self.viewers[index].subscribers.push((conn, out));
@@ -602,11 +702,13 @@ impl Actor {
             return;
         }
         for v in &mut self.viewers {
-            v.view = None;
+            v.held = Held::Nothing;
             v.history = VecDeque::new();
         }
         self.memo = DiffMemo::default();
         self.view_cache = ViewCache::default();
+        self.patches = Vec::new();
+        self.prime_patches();
         self.hash_cache = ViewCache::default();
         self.frames = PatchFrames::default();
         self.patch = String::new();
