@@ -760,7 +760,7 @@ fn member_entry(
     memo.used += 1;
     // The entry's and the memo's buffers, emptied, as the new entry's.
     let entry = &mut memo.entries[at];
-    let mut ops = Ops { out: std::mem::take(&mut entry.ops), path: std::mem::take(&mut memo.path) };
+    let mut ops = Ops { out: std::mem::take(&mut entry.ops), path: std::mem::take(&mut memo.path), start: 0 };
     ops.out.clear();
     // Room for a member's usual operations (one or two, each some tens of bytes), so that
     // writing them does not grow the buffer step by step.
@@ -841,6 +841,9 @@ impl<'a> Doc<'a> {
 struct Ops {
     out: String,
     path: String,
+    /// Where in `out` the operations being written began: a comma goes before each one but
+    /// the first from there (a [`PatchOps`] writes one member's after another's).
+    start: usize,
 }
 
 impl Ops {
@@ -869,7 +872,7 @@ impl Ops {
     }
 
     fn begin(&mut self, op: &str) {
-        if !self.out.is_empty() {
+        if self.out.len() > self.start {
             self.out.push(',');
         }
         self.out.push_str(r#"{"op":""#);
@@ -898,11 +901,15 @@ impl Ops {
 /// `json_patch::diff`: an object's members in sorted key order (added or changed ones, then
 /// removed ones), arrays index by index ([`PatchOps::items`]), a scalar replaced when it
 /// differs; values are written as `serde_json` writes them (objects with sorted keys).
+///
+/// Its members' operations are written one after another into one buffer: a `PatchOps` kept
+/// from one action to the next ([`PatchOps::clear`]) writes them with no allocation.
 pub struct PatchOps {
     ops: Ops,
-    /// The top-level member being written, and those done.
+    /// The top-level member being written, and each member done with its operations' place in
+    /// `ops.out` (a member with none is left out).
     member: Option<&'static str>,
-    members: Vec<MemberOps>,
+    spans: Vec<(&'static str, usize, usize)>,
 }
 
 thread_local! {
@@ -915,10 +922,12 @@ impl Default for PatchOps {
     fn default() -> Self {
         // Room for a few operations and a path a few levels deep, so that writing them does
         // not grow the buffers step by step; the last finished one's buffers when there are.
-        let ops = SPARE_OPS
-            .take()
-            .unwrap_or_else(|| Ops { out: String::with_capacity(256), path: String::with_capacity(64) });
-        PatchOps { ops, member: None, members: Vec::with_capacity(4) }
+        let ops = SPARE_OPS.take().unwrap_or_else(|| Ops {
+            out: String::with_capacity(256),
+            path: String::with_capacity(64),
+            start: 0,
+        });
+        PatchOps { ops, member: None, spans: Vec::with_capacity(4) }
     }
 }
 
@@ -930,16 +939,45 @@ impl PatchOps {
         self.ops.path.clear();
         self.ops.push_key(key);
         self.member = Some(key);
+        self.ops.start = self.ops.out.len();
     }
 
     fn end_member(&mut self) {
         if let Some(key) = self.member.take() {
-            if !self.ops.out.is_empty() {
-                // Copied at its size; the buffer stays for the next member.
-                self.members.push(MemberOps { key, ops: self.ops.out.clone() });
-                self.ops.out.clear();
+            if self.ops.out.len() > self.ops.start {
+                self.spans.push((key, self.ops.start, self.ops.out.len()));
             }
         }
+    }
+
+    /// Forgets every member written, keeping the buffers (for the next action's).
+    pub fn clear(&mut self) {
+        self.member = None;
+        self.spans.clear();
+        self.ops.out.clear();
+        self.ops.path.clear();
+        self.ops.start = 0;
+    }
+
+    /// The operations of the member `key` from the JSON value `old` to the JSON value `new`
+    /// (both compact, as `serde_json` writes them), diffed as text as [`diff_text`] does: for a
+    /// member an engine does not work out by hand (one that seldom changes).
+    pub fn diffed(&mut self, key: &'static str, old: &str, new: &str) {
+        self.member(key);
+        let (old, new) = (ViewText::new(old.to_owned()), ViewText::new(new.to_owned()));
+        diff_at(Doc { view: &old }, 0, old.text.len(), Doc { view: &new }, 0, new.text.len(), &mut self.ops);
+    }
+
+    /// Each member written so far with its operations (comma-separated), the one being
+    /// written last.
+    fn written(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        let open = self.member.map(|key| (key, self.ops.start, self.ops.out.len()));
+        self.spans
+            .iter()
+            .copied()
+            .chain(open)
+            .filter(|(_, start, end)| end > start)
+            .map(|(key, start, end)| (key, self.ops.out.get(start..end).unwrap_or("")))
     }
 
     /// `write` at the member `key` of the object at the path (the path is as before after it).
@@ -1007,48 +1045,34 @@ impl PatchOps {
     #[must_use]
     pub fn finish(mut self) -> Vec<MemberOps> {
         self.end_member();
-        let PatchOps { mut ops, members, .. } = self;
+        let members = self.written().map(|(key, ops)| MemberOps { key, ops: ops.to_owned() }).collect();
+        let PatchOps { mut ops, .. } = self;
         // Kept unless a rare long patch grew them: spare buffers stay small.
         if ops.out.capacity() <= 4096 && ops.path.capacity() <= 1024 {
             ops.out.clear();
             ops.path.clear();
+            ops.start = 0;
             SPARE_OPS.set(Some(ops));
         }
         members
     }
 }
 
-impl MemberOps {
-    /// The operations of the top-level member `key` going from the JSON value `old` to the JSON
-    /// value `new` (both compact, as `serde_json` writes them), as [`diff_text`] finds them
-    /// between two objects that differ in that member only: for a member an engine does not
-    /// work out by hand (one that seldom changes).
-    #[must_use]
-    pub fn diffed(key: &'static str, old: &str, new: &str) -> MemberOps {
-        let (old, new) = (ViewText::new(old.to_owned()), ViewText::new(new.to_owned()));
-        let mut ops = Ops::default();
-        ops.push_key(key);
-        diff_at(Doc { view: &old }, 0, old.text.len(), Doc { view: &new }, 0, new.text.len(), &mut ops);
-        MemberOps { key, ops: ops.out }
-    }
-}
-
-/// Writes into `patch` (emptied first) the patch made of these members' operations (given in
-/// groups, in any order): what `json_patch::diff` gives between two objects whose top-level
-/// members changed by exactly these (each key once), as it walks the object's keys in sorted
-/// order. For an engine that writes its viewers' patches itself ([`crate::Game::view_patches`]).
-pub fn write_members_patch(groups: &[&[MemberOps]], patch: &mut String) {
-    let mut members: smallvec::SmallVec<[&MemberOps; 24]> = groups.iter().flat_map(|g| g.iter()).collect();
-    members.sort_unstable_by_key(|m| m.key);
+/// Writes into `patch` (emptied first) the patch made of the members written in these
+/// [`PatchOps`] (each key in one of them, once): what `json_patch::diff` gives between two
+/// objects whose top-level members changed by exactly these operations, as it walks the
+/// object's keys in sorted order. For an engine that writes its viewers' patches itself
+/// ([`crate::Game::view_patches`]).
+pub fn write_members_patch(groups: &[&PatchOps], patch: &mut String) {
+    let mut members: smallvec::SmallVec<[(&str, &str); 24]> = groups.iter().flat_map(|g| g.written()).collect();
+    members.sort_unstable_by_key(|(key, _)| *key);
     patch.clear();
     patch.push('[');
-    let mut first = true;
-    for member in members.iter().filter(|m| !m.ops.is_empty()) {
-        if !first {
+    for (i, (_, ops)) in members.iter().enumerate() {
+        if i > 0 {
             patch.push(',');
         }
-        first = false;
-        patch.push_str(&member.ops);
+        patch.push_str(ops);
     }
     patch.push(']');
 }

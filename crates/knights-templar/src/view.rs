@@ -457,7 +457,8 @@ pub(crate) fn view_patches(
         return false;
     };
     // The members every viewer sees alike: the board, and those after the decision.
-    let mut shared = Vec::new();
+    let (shared, own) = (&mut memo.shared, &mut memo.own);
+    shared.clear();
     if !shown.board.matches(game, &totals) {
         let mut board = match memo.spare.take() {
             Some(mut spare) => {
@@ -466,20 +467,18 @@ pub(crate) fn view_patches(
             }
             None => BoardInputs::of(game, totals),
         };
-        shared = board_ops(&shown.board, &board);
+        write_board_ops(shared, &shown.board, &board);
         std::mem::swap(&mut shown.board, &mut board);
         memo.spare = Some(board);
     }
     if shown.power_queue != game.power_queue {
-        let mut ops = PatchOps::default();
-        ops.member("power_queue");
-        ops.items(
+        shared.member("power_queue");
+        shared.items(
             &shown.power_queue,
             &game.power_queue,
             |ops, _, n| ops.replace(|out| push_number(out, n.0)),
             |out, n| push_number(out, n.0),
         );
-        shared.extend(ops.finish());
         shown.power_queue.clone_from(&game.power_queue);
     }
     // The setup draws are written at setup and never change (nothing but `setup` writes them,
@@ -487,11 +486,11 @@ pub(crate) fn view_patches(
     // third of this function). The tests' check of every patch compares them.
     debug_assert_eq!(shown.setup_draws, game.setup_draws, "the setup draws changed after setup");
     if shown.end != game.end {
-        shared.push(diffed("end", &shown.end, &game.end));
+        diffed(shared, "end", &shown.end, &game.end);
         shown.end = game.end;
     }
     if shown.outcome != outcome {
-        shared.push(diffed("outcome", &shown.outcome, &outcome));
+        diffed(shared, "outcome", &shown.outcome, &outcome);
         shown.outcome = outcome;
     }
     // The discard pile and the decision, as most viewers see them (as a spectator does), and
@@ -522,11 +521,16 @@ pub(crate) fn view_patches(
             }
             common = Some(i);
         }
-        let discard = if discard_changed { discard_ops(&shown.discard, &game.discard, seen_as) } else { Vec::new() };
+        own.clear();
+        if discard_changed {
+            write_discard_ops(own, &shown.discard, &game.discard, seen_as);
+        }
         let (old, new) =
             (pending_for(seen_as, &shown.others, &shown.resolver), pending_for(seen_as, &others, &resolver));
-        let pending = if old == new { Vec::new() } else { pending_ops(old, new) };
-        write_members_patch(&[&shared, &discard, &pending], &mut patches[i]);
+        if old != new {
+            write_pending_ops(own, old, new);
+        }
+        write_members_patch(&[shared, own], &mut patches[i]);
     }
     if discard_changed {
         shown.discard.clone_from(&game.discard);
@@ -549,9 +553,9 @@ fn pending_for<'a>(
 }
 
 /// The operations of the member `key` from `old` to `new`, diffed as their JSON text.
-fn diffed<T: Serialize>(key: &'static str, old: &T, new: &T) -> MemberOps {
+fn diffed<T: Serialize>(ops: &mut PatchOps, key: &'static str, old: &T, new: &T) {
     let text = |value: &T| serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned());
-    MemberOps::diffed(key, &text(old), &text(new))
+    ops.diffed(key, &text(old), &text(new));
 }
 
 /// What [`view_patches`] showed the viewers last: the inputs of every member that can change
@@ -561,6 +565,10 @@ pub(crate) struct PatchMemo {
     shown: Option<Shown>,
     /// The board's inputs before `shown`'s, to be filled again for the next board.
     spare: Option<BoardInputs>,
+    /// The operations of the members every viewer sees alike, and of those one viewer sees
+    /// its own way: buffers kept from one action to the next.
+    shared: PatchOps,
+    own: PatchOps,
 }
 
 struct Shown {
@@ -603,10 +611,15 @@ fn lean_pending(game: &KnightsTemplar, viewer: Viewer) -> LeanPending {
 /// or changed, then those gone removed, in the same order.
 fn pending_ops(old: &LeanPending, new: &LeanPending) -> Vec<MemberOps> {
     let mut ops = PatchOps::default();
-    ops.member("pending");
-    pending_members(&mut ops, old, new, false);
-    pending_members(&mut ops, old, new, true);
+    write_pending_ops(&mut ops, old, new);
     ops.finish()
+}
+
+/// [`pending_ops`], written into `ops`.
+fn write_pending_ops(ops: &mut PatchOps, old: &LeanPending, new: &LeanPending) {
+    ops.member("pending");
+    pending_members(ops, old, new, false);
+    pending_members(ops, old, new, true);
 }
 
 /// The members of [`pending_ops`] that were added or changed, or (`removed`) those gone.
@@ -734,6 +747,12 @@ fn discard_text(discard: &[Discard], viewer: Viewer) -> ViewText {
 /// [`discard_text`]): the operations `json_patch` finds between the two texts.
 fn discard_ops(old: &[Discard], new: &[Discard], viewer: Viewer) -> Vec<MemberOps> {
     let mut ops = PatchOps::default();
+    write_discard_ops(&mut ops, old, new, viewer);
+    ops.finish()
+}
+
+/// [`discard_ops`], written into `ops`.
+fn write_discard_ops(ops: &mut PatchOps, old: &[Discard], new: &[Discard], viewer: Viewer) {
     ops.member("discard");
     ops.items(
         old,
@@ -759,7 +778,6 @@ fn discard_ops(old: &[Discard], new: &[Discard], viewer: Viewer) -> Vec<MemberOp
             out.push('}');
         },
     );
-    ops.finish()
 }
 
 /// A card as the view writes it: its id, or `null` for a face-down card not seen.
@@ -775,18 +793,24 @@ fn push_card(out: &mut String, card: Option<Card>) {
 /// member by member in key order.
 fn board_ops(old: &BoardInputs, new: &BoardInputs) -> Vec<MemberOps> {
     let mut ops = PatchOps::default();
+    write_board_ops(&mut ops, old, new);
+    ops.finish()
+}
+
+/// [`board_ops`], written into `ops`.
+fn write_board_ops(ops: &mut PatchOps, old: &BoardInputs, new: &BoardInputs) {
     let number = |ops: &mut PatchOps, key: &'static str, old: i64, new: i64| {
         if old != new {
             ops.member(key);
             ops.replace(|out| push_int(out, new));
         }
     };
-    number(&mut ops, "deck_count", count(old.deck_count), count(new.deck_count));
+    number(ops, "deck_count", count(old.deck_count), count(new.deck_count));
     if old.fate != new.fate {
         ops.member("fate");
-        fate_ops(&mut ops, &old.fate, &new.fate);
+        fate_ops(ops, &old.fate, &new.fate);
     }
-    number(&mut ops, "grand_master", i64::from(old.gm.0), i64::from(new.gm.0));
+    number(ops, "grand_master", i64::from(old.gm.0), i64::from(new.gm.0));
     if old.pick_order != new.pick_order {
         ops.member("pick_order");
         ops.items(
@@ -796,7 +820,7 @@ fn board_ops(old: &BoardInputs, new: &BoardInputs) -> Vec<MemberOps> {
             |out, n| push_number(out, n.0),
         );
     }
-    number(&mut ops, "round", i64::from(old.round), i64::from(new.round));
+    number(ops, "round", i64::from(old.round), i64::from(new.round));
     if old.totals != new.totals {
         ops.member("scores");
         ops.items(
@@ -817,8 +841,7 @@ fn board_ops(old: &BoardInputs, new: &BoardInputs) -> Vec<MemberOps> {
         ops.member("stage");
         ops.replace(|out| out.push_str(&serde_json::to_string(&new.stage).unwrap_or_default()));
     }
-    number(&mut ops, "turn", i64::from(old.turn), i64::from(new.turn));
-    ops.finish()
+    number(ops, "turn", i64::from(old.turn), i64::from(new.turn));
 }
 
 /// A count as the JSON integer serde writes for it.
