@@ -472,13 +472,7 @@ pub(crate) fn view_patches(
         memo.spare = Some(board);
     }
     if shown.power_queue != game.power_queue {
-        shared.member("power_queue");
-        shared.items(
-            &shown.power_queue,
-            &game.power_queue,
-            |ops, _, n| ops.replace(|out| push_number(out, n.0)),
-            |out, n| push_number(out, n.0),
-        );
+        seats_ops(shared, "power_queue", &shown.power_queue, &game.power_queue);
         shown.power_queue.clone_from(&game.power_queue);
     }
     // The setup draws are written at setup and never change (nothing but `setup` writes them,
@@ -812,13 +806,7 @@ fn write_board_ops(ops: &mut PatchOps, old: &BoardInputs, new: &BoardInputs) {
     }
     number(ops, "grand_master", i64::from(old.gm.0), i64::from(new.gm.0));
     if old.pick_order != new.pick_order {
-        ops.member("pick_order");
-        ops.items(
-            &old.pick_order,
-            &new.pick_order,
-            |ops, _, n| ops.replace(|out| push_number(out, n.0)),
-            |out, n| push_number(out, n.0),
-        );
+        seats_ops(ops, "pick_order", &old.pick_order, &new.pick_order);
     }
     number(ops, "round", i64::from(old.round), i64::from(new.round));
     if old.totals != new.totals {
@@ -842,6 +830,12 @@ fn write_board_ops(ops: &mut PatchOps, old: &BoardInputs, new: &BoardInputs) {
         ops.replace(|out| out.push_str(&serde_json::to_string(&new.stage).unwrap_or_default()));
     }
     number(ops, "turn", i64::from(old.turn), i64::from(new.turn));
+}
+
+/// The top-level member `key`, a list of seats, going from `old` to `new`.
+fn seats_ops(ops: &mut PatchOps, key: &'static str, old: &[Seat], new: &[Seat]) {
+    ops.member(key);
+    ops.items(old, new, |ops, _, n| ops.replace(|out| push_number(out, n.0)), |out, n| push_number(out, n.0));
 }
 
 /// A count as the JSON integer serde writes for it.

@@ -137,14 +137,10 @@ impl Actor {
         let kept: Vec<Viewer> = all.iter().copied().filter(keep).collect();
         let mut view_cache = ViewCache::default();
         let engine_patches = game.writes_patches();
-        let mut patch_cache = ViewCache::default();
-        let mut views = if engine_patches {
-            // What the next patches start from: the engine's memo of this version.
-            game.view_patches(&[], &mut patch_cache, &mut Vec::new());
-            Vec::new().into_iter()
-        } else {
-            game.view_texts(&kept, &mut view_cache).into_iter()
-        };
+        // An engine that writes its patches keeps what its viewers were shown itself (its memo
+        // is filled below); the others' views are kept as parts.
+        let mut views =
+            if engine_patches { Vec::new().into_iter() } else { game.view_texts(&kept, &mut view_cache).into_iter() };
         let viewers = all
             .into_iter()
             .map(|viewer| {
@@ -181,7 +177,7 @@ impl Actor {
             view_cache,
             hash_cache: ViewCache::default(),
             engine_patches,
-            patch_cache,
+            patch_cache: ViewCache::default(),
             patches: Vec::new(),
             frames: PatchFrames::default(),
             patch: String::new(),
@@ -199,6 +195,8 @@ impl Actor {
             turn_seats: 0,
             idle_due: None,
         };
+        // What the next patches start from: the engine's memo of this version.
+        actor.prime_patches();
         actor.schedule();
         actor
     }
@@ -410,21 +408,14 @@ impl Actor {
         self.hash_cache = ViewCache::default();
         self.prime_patches();
         let to_act = self.game.to_act();
-        for i in 0..self.viewers.len() {
-            let v = &mut self.viewers[i];
-            v.history.clear();
-            v.held = Held::Nothing;
+        for v in &mut self.viewers {
             v.legal = match v.viewer {
                 Viewer::Seat(seat) if v.keep && to_act.contains(&seat) => self.game.legal_actions_json(seat).into(),
                 _ => NO_ACTIONS.into(),
             };
             v.legal_since = version;
-            let subscribers = std::mem::take(&mut v.subscribers);
-            let viewer = v.viewer;
-            for (conn, out) in subscribers {
-                self.subscribe(conn, viewer, None, out);
-            }
         }
+        self.resubscribe_all();
         self.schedule();
         true
     }
@@ -444,6 +435,12 @@ impl Actor {
     fn resync(&mut self) {
         tracing::error!(game = %self.info.id, version = self.version, "no patch from the engine: snapshots sent");
         self.prime_patches();
+        self.resubscribe_all();
+    }
+
+    /// Every viewer's history and view forgotten, and each subscriber sent a snapshot of the game
+    /// as it is now, as a new subscriber is.
+    fn resubscribe_all(&mut self) {
         for i in 0..self.viewers.len() {
             let v = &mut self.viewers[i];
             v.history.clear();
