@@ -350,6 +350,8 @@ async fn games_ending_in_one_batch_are_finished_rated_or_not_and_a_refused_batch
         };
         let unrated = in_lobby(json!({"rated": false}).to_string()).await;
         let rated = in_lobby(json!({"rated": true}).to_string()).await;
+        // Written with spaces (PostgreSQL reads a lobby's text for the word, not its JSON).
+        let spaced = in_lobby("{ \"rated\" : false }".to_string()).await;
         let no_lobby = new_game(vec![a.id.clone(), b.id.clone()]);
         store.start_game(&no_lobby, None).await.unwrap();
         let ends = |game: &GameId, seq: u64, score: i64| ActionRow {
@@ -360,8 +362,9 @@ async fn games_ending_in_one_batch_are_finished_rated_or_not_and_a_refused_batch
         // Two games end in the first batch, beside a move of a third, which ends in the second.
         let first = [row(&unrated, 1), ends(&unrated, 2, 5), ends(&no_lobby.id, 1, 6), row(&rated, 1)];
         store.append_actions(&first).await.unwrap();
-        store.append_actions(&[ends(&rated, 2, 7)]).await.unwrap();
-        for (game, actions, score) in [(&unrated, 2, 5), (&no_lobby.id, 1, 6), (&rated, 2, 7)] {
+        // A rated game and an unrated one end together.
+        store.append_actions(&[ends(&rated, 2, 7), ends(&spaced, 1, 8)]).await.unwrap();
+        for (game, actions, score) in [(&unrated, 2, 5), (&no_lobby.id, 1, 6), (&rated, 2, 7), (&spaced, 1, 8)] {
             let record = store.game(game).await.unwrap().unwrap();
             assert!(record.finished(), "{game:?} is finished");
             assert_eq!(record.outcome, Some(Outcome::from_scores(vec![score, 1], vec![])), "{game:?}'s outcome");
