@@ -3,6 +3,7 @@
 use super::extract::{Path, Query, RawBody};
 use super::Body;
 use crate::accounts::{Auth, MaybeAuth};
+use crate::chat::Room;
 use crate::clock::TurnLimit;
 use crate::error::ApiError;
 use crate::ids::{AccountId, GameId, LobbyId};
@@ -66,7 +67,11 @@ async fn create(
     let turn_seconds = body.turn_seconds.as_ref().map(TurnLimit::from_json).transpose()?;
     state.limits.new_lobby(&account.id)?;
     let new = NewLobby { game: body.game, options: body.options, public: body.public, turn_seconds, rated: body.rated };
+    // A new lobby's chat holds no message and no mute: its followers need not read it from the
+    // store (unless something is said or muted before it is marked; see `ChatRooms::is_quiet`).
+    let ticket = state.chat.quiet_ticket();
     let lobby = state.lobbies.create(&account, new).await?;
+    state.chat.mark_quiet(&Room::Lobby(lobby.id.clone()), ticket);
     Ok(view(&lobby, true))
 }
 
@@ -252,6 +257,14 @@ async fn start(
     Auth(account): Auth,
     Path(id): Path<LobbyId>,
 ) -> Result<Response, ApiError> {
+    // A new game's chat holds no message, and the only mutes that apply to it are its lobby's:
+    // if the lobby's chat is known to hold nothing, the game's players need not read theirs from
+    // the store when they subscribe.
+    let ticket = state.chat.quiet_ticket();
+    let quiet = state.chat.is_quiet(&Room::Lobby(id.clone()));
     let (lobby, game): (Lobby, GameId) = state.lobbies.start(&id, &account).await?;
+    if quiet {
+        state.chat.mark_quiet(&Room::Game(game.clone()), ticket);
+    }
     Ok(Json(LobbyAnswer { lobby: lobby.view(true), game: Some(game) }).into_response())
 }
