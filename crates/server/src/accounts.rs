@@ -260,6 +260,16 @@ impl Sessions {
         known.tokens.insert(token_hash, (account.clone(), std::time::Instant::now()));
     }
 
+    /// Remembers a token issued just now (sign-up or sign-in), so that its first requests cost
+    /// no query. No revocation can concern it yet: its holder has not received it.
+    pub fn issued(&self, token_hash: String, account: &Account) {
+        let revocations = match self.known(&token_hash) {
+            Ok(_) => return,
+            Err(revocations) => revocations,
+        };
+        self.remember(token_hash, account, revocations);
+    }
+
     /// Tells every socket opened with this token that it was revoked, and forgets that it was
     /// valid.
     pub fn revoke(&self, token_hash: &str) {

@@ -163,7 +163,14 @@ async fn tokens_expire_after_30_idle_days_sign_out_everywhere_ends_every_session
     let server = TestServer::start(&db).await;
     let http = server.http();
     let (ana, _) = http.guest("Ana").await;
-    let (idle, _) = http.guest("Idle").await;
+    // The idle guest's token is stored beside the server: one it issued itself it would take as
+    // valid for a minute without asking the store (`Sessions::issued`), and this test moves the
+    // token's last use 31 days back in the store, not the clock.
+    let mut idle = http.clone();
+    idle.token = Some(chapterhouse::accounts::new_token());
+    let store = chapterhouse::store::Store::open(&db.url).await.unwrap();
+    let idle_hash = chapterhouse::accounts::token_hash(idle.token.as_deref().unwrap());
+    store.create_account("Idle", chapterhouse::store::AccountKind::Guest, None, Some(&idle_hash)).await.unwrap();
     http.post("/api/register", json!({"name": "Reg", "password": "long enough"})).await;
     let mut first = http.clone();
     first.token = http.post("/api/login", json!({"name": "reg", "password": "long enough"})).await["token"]
@@ -188,7 +195,6 @@ async fn tokens_expire_after_30_idle_days_sign_out_everywhere_ends_every_session
     sqlx::any::install_default_drivers();
     let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
     let long_ago = chapterhouse::ids::now_ms() - 31 * 24 * 3600 * 1000;
-    let idle_hash = chapterhouse::accounts::token_hash(idle.token.as_deref().unwrap());
     sqlx::query(&format!(
         "update tokens set created_at = {long_ago}, last_used_at = {long_ago} where hash = '{idle_hash}'"
     ))
@@ -203,7 +209,6 @@ async fn tokens_expire_after_30_idle_days_sign_out_everywhere_ends_every_session
     assert_eq!((status, code(&body)), (401, "auth/invalid_token"), "{body}");
     assert_eq!(ana.get("/api/me").await["name"], "Ana");
 
-    let store = chapterhouse::store::Store::open(&db.url).await.unwrap();
     let (tokens, guests) = store.purge_expired(chapterhouse::accounts::TOKEN_IDLE_EXPIRY).await.unwrap();
     assert_eq!((tokens, guests), (4, 1), "Reg's three revoked tokens and the idle one; the idle guest");
     let left: i64 =

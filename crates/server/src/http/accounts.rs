@@ -45,7 +45,9 @@ struct Session {
 
 async fn session(state: &AppState, account: Account) -> Result<Json<Session>, ApiError> {
     let token = new_token();
-    state.store.insert_token(&token_hash(&token), &account.id).await?;
+    let hash = token_hash(&token);
+    state.store.insert_token(&hash, &account.id).await?;
+    state.sessions.issued(hash, &account);
     Ok(Json(Session { account, token }))
 }
 
@@ -57,7 +59,9 @@ async fn guest(
     let name = check_name(&body.name)?;
     state.limits.new_account(ip)?;
     let token = new_token();
-    let account = state.store.create_account(&name, AccountKind::Guest, None, Some(&token_hash(&token))).await?;
+    let hash = token_hash(&token);
+    let account = state.store.create_account(&name, AccountKind::Guest, None, Some(&hash)).await?;
+    state.sessions.issued(hash, &account);
     Ok(Json(Session { account, token }))
 }
 
@@ -70,12 +74,13 @@ async fn register(
     state.limits.new_account(ip)?;
     let phc = state.passwords.hash(body.password).await?;
     let token = new_token();
-    let created =
-        state.store.create_account(&name, AccountKind::Registered, Some(&phc), Some(&token_hash(&token))).await;
+    let hash = token_hash(&token);
+    let created = state.store.create_account(&name, AccountKind::Registered, Some(&phc), Some(&hash)).await;
     let account = match created {
         Err(StoreError::Conflict(_)) => return Err(ApiError::NameTaken(name)),
         other => other?,
     };
+    state.sessions.issued(hash, &account);
     Ok(Json(Session { account, token }))
 }
 
