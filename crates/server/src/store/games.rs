@@ -238,17 +238,12 @@ const INSERT_ACTIONS_SQLITE: &str =
 /// a line per game of its id and outcome, tab-separated) marked finished. It writes nothing if
 /// the lobby of any of those games asks for ratings (its text says `"rated": true`), and answers
 /// how many do: such a batch goes as a transaction that rates them ([`super::ratings::rate_game`]).
+/// The games are looked up and marked by `finish_unrated_games` (migration 10003), whose plans
+/// probe their keys however small the tables were when this statement was first planned.
 const FINISH_UNRATED_PG: &str = concat!(
-    "with ended as (select split_part(e, E'\\t', 1) as id, split_part(e, E'\\t', 2) as outcome \
-     from unnest(string_to_array($3, E'\\n')) as e), \
-     rated as (select count(*) as n from ended join games g on g.id = ended.id \
-     join lobbies lo on lo.id = g.lobby_id where lo.state ~ '\"rated\"\\s*:\\s*true'), \
-     ins as (",
+    "with rated as (select finish_unrated_games($1, $3) as n), ins as (",
     insert_action_lines!(),
-    " where (select n from rated) = 0), \
-     fin as (update games set status = 'finished', outcome = ended.outcome, finished_at = $1 from ended \
-     where games.id = ended.id and (select n from rated) = 0) \
-     select n from rated"
+    " where (select n from rated) = 0) select n from rated"
 );
 
 /// Whether `text` holds no tab and no line break (it can be a field of a line of text).
