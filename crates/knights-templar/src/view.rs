@@ -298,7 +298,9 @@ pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer], memo: &mut V
                 move || board_text(&inputs)
             });
             let text = Arc::new(match &memo.board {
-                Some((last, old)) if last.players == game.players => text.derived_from(old, board_ops(last, &inputs)),
+                Some((last, old)) if last.players == game.players => {
+                    text.derived_from(old, member_ops(|ops| board_ops(ops, last, &inputs)))
+                }
                 _ => text,
             });
             // The inputs replaced are those of the texts the viewers still hold until this
@@ -360,7 +362,9 @@ pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer], memo: &mut V
             move || discard_text(&pile, seen_as)
         });
         let text = Arc::new(match memo.last_discards.iter().find(|(v, _)| *v == seen_as) {
-            Some((_, old)) => text.derived_from(old, discard_ops(&memo.last_discard, &game.discard, seen_as)),
+            Some((_, old)) => {
+                text.derived_from(old, member_ops(|ops| discard_ops(ops, &memo.last_discard, &game.discard, seen_as)))
+            }
             None => text,
         });
         memo.discards.push((seen_as, Arc::clone(&text)));
@@ -402,7 +406,9 @@ pub(crate) fn view_texts(game: &KnightsTemplar, viewers: &[Viewer], memo: &mut V
                     // The patch from what this viewer was shown last; viewers who were shown
                     // something else have theirs diffed as text.
                     let text = match last.map(|at| &memo.pendings[at]) {
-                        Some((_, shown, old)) => text.derived_from(old, pending_ops(&shown.pending, own)),
+                        Some((_, shown, old)) => {
+                            text.derived_from(old, member_ops(|ops| pending_ops(ops, &shown.pending, own)))
+                        }
                         None => text,
                     };
                     pending = Some((own, Arc::new(text)));
@@ -467,7 +473,7 @@ pub(crate) fn view_patches(
             }
             None => BoardInputs::of(game, totals),
         };
-        write_board_ops(shared, &shown.board, &board);
+        board_ops(shared, &shown.board, &board);
         std::mem::swap(&mut shown.board, &mut board);
         memo.spare = Some(board);
     }
@@ -517,12 +523,12 @@ pub(crate) fn view_patches(
         }
         own.clear();
         if discard_changed {
-            write_discard_ops(own, &shown.discard, &game.discard, seen_as);
+            discard_ops(own, &shown.discard, &game.discard, seen_as);
         }
         let (old, new) =
             (pending_for(seen_as, &shown.others, &shown.resolver), pending_for(seen_as, &others, &resolver));
         if old != new {
-            write_pending_ops(own, old, new);
+            pending_ops(own, old, new);
         }
         write_members_patch(&[shared, own], &mut patches[i]);
     }
@@ -544,6 +550,13 @@ fn pending_for<'a>(
         Some((seat, theirs)) if viewer.is(*seat) => theirs,
         _ => others,
     }
+}
+
+/// The members' operations `write` writes, as the parts of [`view_texts`] carry them.
+fn member_ops(write: impl FnOnce(&mut PatchOps)) -> Vec<MemberOps> {
+    let mut ops = PatchOps::default();
+    write(&mut ops);
+    ops.finish()
 }
 
 /// The operations of the member `key` from `old` to `new`, diffed as their JSON text.
@@ -600,17 +613,10 @@ fn lean_pending(game: &KnightsTemplar, viewer: Viewer) -> LeanPending {
     pending
 }
 
-/// The patch from the decision `old` to `new` (each a [`LeanPending`]): as `json_patch` walks
+/// Writes into `ops` the patch from the decision `old` to `new` (each a [`LeanPending`]): as `json_patch` walks
 /// an object, its members in key order (`card`, `cards`, `kind`, `options`, `seat`) each added
 /// or changed, then those gone removed, in the same order.
-fn pending_ops(old: &LeanPending, new: &LeanPending) -> Vec<MemberOps> {
-    let mut ops = PatchOps::default();
-    write_pending_ops(&mut ops, old, new);
-    ops.finish()
-}
-
-/// [`pending_ops`], written into `ops`.
-fn write_pending_ops(ops: &mut PatchOps, old: &LeanPending, new: &LeanPending) {
+fn pending_ops(ops: &mut PatchOps, old: &LeanPending, new: &LeanPending) {
     ops.member("pending");
     pending_members(ops, old, new, false);
     pending_members(ops, old, new, true);
@@ -737,16 +743,9 @@ fn discard_text(discard: &[Discard], viewer: Viewer) -> ViewText {
     ViewText::new(text)
 }
 
-/// The patch from the discard pile `old` to `new` as `viewer` sees them (see
+/// Writes into `ops` the patch from the discard pile `old` to `new` as `viewer` sees them (see
 /// [`discard_text`]): the operations `json_patch` finds between the two texts.
-fn discard_ops(old: &[Discard], new: &[Discard], viewer: Viewer) -> Vec<MemberOps> {
-    let mut ops = PatchOps::default();
-    write_discard_ops(&mut ops, old, new, viewer);
-    ops.finish()
-}
-
-/// [`discard_ops`], written into `ops`.
-fn write_discard_ops(ops: &mut PatchOps, old: &[Discard], new: &[Discard], viewer: Viewer) {
+fn discard_ops(ops: &mut PatchOps, old: &[Discard], new: &[Discard], viewer: Viewer) {
     ops.member("discard");
     ops.items(
         old,
@@ -782,17 +781,10 @@ fn push_card(out: &mut String, card: Option<Card>) {
     }
 }
 
-/// The patch from the board written from `old` to the one written from `new`, for the same
+/// Writes into `ops` the patch from the board written from `old` to the one written from `new`, for the same
 /// number of players: the operations `json_patch` finds between the two [`LeanBoard`] texts,
 /// member by member in key order.
-fn board_ops(old: &BoardInputs, new: &BoardInputs) -> Vec<MemberOps> {
-    let mut ops = PatchOps::default();
-    write_board_ops(&mut ops, old, new);
-    ops.finish()
-}
-
-/// [`board_ops`], written into `ops`.
-fn write_board_ops(ops: &mut PatchOps, old: &BoardInputs, new: &BoardInputs) {
+fn board_ops(ops: &mut PatchOps, old: &BoardInputs, new: &BoardInputs) {
     let number = |ops: &mut PatchOps, key: &'static str, old: i64, new: i64| {
         if old != new {
             ops.member(key);
