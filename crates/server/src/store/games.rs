@@ -239,7 +239,8 @@ const INSERT_ACTIONS_SQLITE: &str =
 /// the lobby of any of those games asks for ratings (its text says `"rated": true`), and answers
 /// how many do: such a batch goes as a transaction that rates them ([`super::ratings::rate_game`]).
 /// The games are looked up and marked by `finish_unrated_games` (migration 10003), whose plans
-/// probe their keys however small the tables were when this statement was first planned.
+/// probe their keys however small the tables were when this statement was first planned, and
+/// are made once per connection (migration 10004).
 const FINISH_UNRATED_PG: &str = concat!(
     "with rated as (select finish_unrated_games($1, $3) as n), ins as (",
     insert_action_lines!(),
